@@ -1,0 +1,136 @@
+"""The one exception hierarchy of podtemplate.
+
+Every error says *what* went wrong, *where* (file, task, role, field path) and *how to fix
+it*. The CLI prints ``str(error)`` as a single line and exits 2 for any
+:class:`PodTemplateError` that is bad input.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "PodTemplateError",
+    "DefinitionError",
+    "InvalidPodSpecError",
+    "InvalidQuantityError",
+    "InvalidNameError",
+    "MergeError",
+    "TemplateNotFoundError",
+    "TemplateFileError",
+    "YamlError",
+    "PlatformConfigError",
+    "TargetError",
+    "InputError",
+    "PluginError",
+    "MissingPluginError",
+    "ManifestValidationError",
+]
+
+
+class PodTemplateError(Exception):
+    """Base of every error podtemplate raises on purpose.
+
+    ``where`` parts are optional; ``str()`` joins those present into one line:
+    ``<file>: task 'x', role 'worker', spec.containers[primary].image: <message> (fix: ...)``.
+    """
+
+    exit_code = 2
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        fix: str | None = None,
+        file: str | None = None,
+        task: str | None = None,
+        role: str | None = None,
+        field: str | None = None,
+    ) -> None:
+        self.message = message
+        self.fix = fix
+        self.file = file
+        self.task = task
+        self.role = role
+        self.field = field
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        where = []
+        if self.file:
+            where.append(self.file)
+        if self.task:
+            where.append(f"task '{self.task}'")
+        if self.role:
+            where.append(f"role '{self.role}'")
+        if self.field:
+            where.append(self.field)
+        text = f"{', '.join(where)}: {self.message}" if where else self.message
+        if self.fix:
+            text += f" (fix: {self.fix})"
+        return text
+
+    def located(self, **where: str | None) -> PodTemplateError:
+        """Fill in location parts not known where the error was raised; returns self."""
+        for key, value in where.items():
+            if value is not None and getattr(self, key) is None:
+                setattr(self, key, value)
+        self.args = (self.render(),)
+        return self
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class DefinitionError(PodTemplateError):
+    """A task, template, role or config object is invalid where it is defined."""
+
+
+class InvalidPodSpecError(DefinitionError):
+    """A pod spec has an unknown field, a wrong type or a broken invariant."""
+
+
+class InvalidQuantityError(DefinitionError):
+    """A resource quantity is not a Kubernetes quantity (``"4 cores"``)."""
+
+
+class InvalidNameError(DefinitionError):
+    """A name is not a valid DNS-1123 label/subdomain, env var name or label key."""
+
+
+class MergeError(DefinitionError):
+    """A merge directive is malformed (``$patch`` with an unknown value, no merge key)."""
+
+
+class TemplateNotFoundError(PodTemplateError):
+    """A named pod template does not exist in any searched namespace."""
+
+
+class TemplateFileError(PodTemplateError):
+    """A template file is of the wrong kind or malformed."""
+
+
+class YamlError(PodTemplateError):
+    """YAML could not be parsed safely (syntax, Python tags, alias bombs)."""
+
+
+class PlatformConfigError(PodTemplateError):
+    """platform.yaml is invalid."""
+
+
+class TargetError(PodTemplateError):
+    """A render target (file, module, task) cannot be found or imported."""
+
+
+class InputError(PodTemplateError):
+    """A ``--input NAME=VALUE`` does not match the task's signature."""
+
+
+class PluginError(PodTemplateError):
+    """A plugin is broken or two plugins disagree."""
+
+
+class MissingPluginError(PluginError):
+    """A task needs a task type whose plugin distribution is not installed."""
+
+
+class ManifestValidationError(PodTemplateError):
+    """A rendered manifest does not validate against its schema."""

@@ -1,0 +1,114 @@
+"""The hook specification of podtemplate.
+
+Every hook is called only through the typed functions of :mod:`podtemplate.plugins`; a
+plugin implements the hooks it needs with ``@podtemplate.hookimpl``. Built-in features (the
+Python task type, the folder template store) are plugins on these same hooks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .context import RenderContext
+    from .model import PodTemplate
+    from .roles import RoleSpec, TaskType
+    from .store import TemplateStore
+    from .task import Task
+
+__all__ = ["hookspec", "hookimpl", "PROJECT"]
+
+PROJECT = "podtemplate"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def podtemplate_add_task_types() -> Sequence[TaskType]:
+    """Declare the task types this plugin provides.
+
+    Called once, when the plugin manager is built. Takes no arguments. Returns a sequence
+    of :class:`~podtemplate.roles.TaskType` (empty for a plugin that adds no task type).
+    Two plugins declaring the same name is an error. Must not mutate anything.
+    """
+    raise NotImplementedError
+
+
+@hookspec(firstresult=True)
+def podtemplate_define_roles(task: Task, context: RenderContext) -> Sequence[RoleSpec] | None:
+    """Declare the pod roles of ``task``.
+
+    Called once per task per render, before any pod is resolved. ``task`` is the task
+    being rendered, ``context`` the render context (platform, store, warnings). Returns
+    the task's :class:`~podtemplate.roles.RoleSpec` list in manifest order, or None when
+    ``task.task_type`` is not this plugin's (the first non-None answer wins). Must not
+    mutate ``task`` or ``context``; may call ``context.warn``.
+    """
+    raise NotImplementedError
+
+
+@hookspec(firstresult=True)
+def podtemplate_build_manifests(
+    task: Task,
+    roles: Sequence[RoleSpec],
+    pods: Mapping[str, dict[str, Any]],
+    context: RenderContext,
+) -> list[dict[str, Any]] | None:
+    """Assemble the manifests of ``task`` from its resolved role pods.
+
+    Called once per task per render, after every role in ``roles`` was resolved through
+    all layers. ``pods`` maps role name to its final PodTemplateSpec dict
+    (``{"metadata": {...}, "spec": {...}}``); the plugin owns these dicts and may place
+    them into its manifest as they are (no copy needed) or mutate them. Returns the list
+    of manifests (the task's main object first), or None when the task is not this
+    plugin's. Must not mutate ``task``; may call ``context.warn``.
+    """
+    raise NotImplementedError
+
+
+@hookspec(firstresult=True)
+def podtemplate_make_template_store(context: RenderContext) -> TemplateStore | None:
+    """Provide the store that cluster templates are looked up in.
+
+    Called at most once per render, the first time a template is needed. Returns a
+    :class:`~podtemplate.store.TemplateStore`, or None to let the next plugin answer (the
+    built-in folder store answers when ``context.platform.templates`` is set). Must not
+    mutate ``context``.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def podtemplate_check_manifest(
+    task: Task, manifest: Mapping[str, Any], context: RenderContext
+) -> Sequence[str] | None:
+    """Check one rendered manifest before it is output.
+
+    Called for every manifest of every task, after the build. Returns a list of problem
+    descriptions (each one line, naming the field path and the fix) that fail the render,
+    or None/empty when the manifest is fine. Must not mutate its arguments; may call
+    ``context.warn`` for problems that should not fail the render.
+    """
+    raise NotImplementedError
+
+
+@hookspec(firstresult=True)
+def podtemplate_make_sample_task(
+    task_type: str,
+    pod_template: PodTemplate | None,
+    pod_template_name: str | None,
+    role_templates: Mapping[str, PodTemplate],
+) -> Task | None:
+    """Build a small, valid task of ``task_type`` for the conformance kit and
+    ``podtemplate coverage``.
+
+    Called by the kit once per probe layer. ``pod_template`` is the task's inline template
+    (layer 2), ``pod_template_name`` the cluster template to name (layer 1),
+    ``role_templates`` maps role names to role templates (layer 5; empty for a type
+    without roles). Every role the type declares must appear in the task. Returns the
+    task, or None when ``task_type`` is not this plugin's. Must not mutate its arguments.
+    """
+    raise NotImplementedError

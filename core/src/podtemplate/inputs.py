@@ -1,0 +1,77 @@
+"""``--input NAME=VALUE``: typed from the task function's signature at render time."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import InputError
+from .task import Task
+
+__all__ = ["parse_input_pairs", "inputs_for"]
+
+
+def parse_input_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise InputError(f"--input {pair!r} is not NAME=VALUE", fix="write --input epochs=3")
+        out[name] = value
+    return out
+
+
+def _convert(text: str, annotation: Any) -> Any:
+    origin = typing.get_origin(annotation) or annotation
+    if annotation in (inspect.Parameter.empty, str, Any):
+        return text
+    if annotation is bool:
+        lowered = text.lower()
+        if lowered in ("true", "1", "yes"):
+            return True
+        if lowered in ("false", "0", "no"):
+            return False
+        raise ValueError(text)
+    if annotation in (int, float):
+        return annotation(text)
+    if origin in (list, dict, tuple):
+        value = json.loads(text)
+        if not isinstance(value, list if origin in (list, tuple) else dict):
+            raise ValueError(text)
+        return value
+    raise ValueError(f"unsupported parameter type {annotation!r}")
+
+
+def inputs_for(task: Task, raw: Mapping[str, str]) -> dict[str, Any]:
+    """The inputs of ``raw`` this task takes, converted to its parameter types."""
+    signature = task.signature
+    if signature is None or not raw:
+        return {}
+    hints = typing.get_type_hints(task.fn) if task.fn is not None else {}
+    out: dict[str, Any] = {}
+    for name, text in raw.items():
+        parameter = signature.parameters.get(name)
+        if parameter is None:
+            continue
+        annotation = hints.get(name, parameter.annotation)
+        try:
+            out[name] = _convert(text, annotation)
+        except (ValueError, TypeError):
+            type_name = getattr(annotation, "__name__", str(annotation))
+            raise InputError(f"--input {name}={text!r} is not a valid {type_name}",
+                             task=task.name, field=f"inputs.{name}",
+                             fix=f"give a {type_name} value") from None
+    return out
+
+
+def check_inputs_known(tasks: list[Task], raw: Mapping[str, str]) -> None:
+    """Every ``--input`` must be a parameter of at least one selected task."""
+    for name in raw:
+        if not any(t.signature is not None and name in t.signature.parameters for t in tasks):
+            known = sorted({p for t in tasks if t.signature for p in t.signature.parameters})
+            raise InputError(f"--input {name!r} is not a parameter of any selected task",
+                             field=f"inputs.{name}",
+                             fix=f"use one of: {', '.join(known) or 'no parameters'}")

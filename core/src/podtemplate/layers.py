@@ -1,0 +1,76 @@
+"""The layers of DESIGN §4 as data: each is a label, a PodTemplateSpec-shaped fragment and
+the name its primary container goes by inside that fragment."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .model import PodTemplate, Resources, normalize_env
+from .roles import SCHEDULING_FIELDS
+
+__all__ = ["Layer", "template_layer", "settings_layer", "scheduling_only", "resources_fragment"]
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One layer. ``fragment`` is read only: merging copies what it takes."""
+
+    label: str
+    fragment: Mapping[str, Any]
+    primary_alias: str | None = None
+
+
+def template_layer(label: str, template: PodTemplate, *, alias: str | None = None) -> Layer:
+    fragment: dict[str, Any] = {"spec": template.pod_spec}
+    if template.labels or template.annotations:
+        fragment["metadata"] = {"labels": template.labels, "annotations": template.annotations}
+    return Layer(label, fragment, alias or template.primary_container_name)
+
+
+def resources_fragment(requests: Resources | None, limits: Resources | None,
+                       gpu_name: str) -> dict[str, dict[str, str]]:
+    """requests/limits as a container ``resources`` fragment. A GPU request or limit is
+    mirrored to the other side: Kubernetes requires them equal for extended resources."""
+    out: dict[str, dict[str, str]] = {}
+    if requests is not None:
+        out["requests"] = requests.to_k8s(gpu_name)
+    if limits is not None:
+        out["limits"] = limits.to_k8s(gpu_name)
+    gpu = (requests and requests.gpu) or (limits and limits.gpu)
+    if gpu:
+        out.setdefault("requests", {})[gpu_name] = gpu
+        out.setdefault("limits", {})[gpu_name] = gpu
+    return out
+
+
+def settings_layer(label: str, *, primary: str, gpu_name: str, image: str | None = None,
+                   command: tuple[str, ...] | None = None, args: tuple[str, ...] | None = None,
+                   env: Mapping[str, Any] | None = None, requests: Resources | None = None,
+                   limits: Resources | None = None) -> Layer | None:
+    """Task or role settings applied to the primary container; None when nothing is set."""
+    container: dict[str, Any] = {"name": primary}
+    if image:
+        container["image"] = image
+    if command is not None:
+        container["command"] = list(command)
+    if args is not None:
+        container["args"] = list(args)
+    if env:
+        container["env"] = normalize_env(env)
+    resources = resources_fragment(requests, limits, gpu_name)
+    if resources:
+        container["resources"] = resources
+    if len(container) == 1:
+        return None
+    return Layer(label, {"spec": {"containers": [container]}}, primary)
+
+
+def scheduling_only(layer: Layer) -> Layer:
+    """The part of a layer a scheduling-only role takes: placement fields and metadata."""
+    spec = layer.fragment.get("spec") or {}
+    fragment: dict[str, Any] = {"spec": {k: v for k, v in spec.items() if k in SCHEDULING_FIELDS}}
+    if "metadata" in layer.fragment:
+        fragment["metadata"] = layer.fragment["metadata"]
+    return Layer(f"{layer.label} (scheduling fields)", fragment, layer.primary_alias)

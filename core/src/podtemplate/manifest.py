@@ -1,0 +1,56 @@
+"""Helpers for plugins assembling manifests from resolved pods."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .context import RenderContext
+from .task import Task
+
+__all__ = ["object_metadata", "pod_manifest", "place", "get_path"]
+
+
+def object_metadata(task: Task, context: RenderContext, *, name: str | None = None,
+                    labels: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``metadata`` of a task's object: its DNS-1123 name, namespace and task labels."""
+    metadata: dict[str, Any] = {"name": name or task.name}
+    if context.namespace:
+        metadata["namespace"] = context.namespace
+    metadata["labels"] = {
+        **dict(labels or {}),
+        "podtemplate.io/task": task.name,
+        "podtemplate.io/task-type": task.task_type,
+    }
+    return metadata
+
+
+def pod_manifest(task: Task, pod: dict[str, Any], context: RenderContext, *,
+                 name: str | None = None) -> dict[str, Any]:
+    """A ``v1 Pod`` from a resolved PodTemplateSpec (reused, not copied)."""
+    metadata = {**object_metadata(task, context, name=name), **pod.get("metadata", {})}
+    metadata["name"] = name or task.name
+    if context.namespace:
+        metadata["namespace"] = context.namespace
+    spec = pod["spec"]
+    spec.setdefault("restartPolicy", "Never")  # a task runs once unless its template says so
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": metadata, "spec": spec}
+
+
+def place(manifest: dict[str, Any], path: str, value: Any) -> None:
+    """Set ``value`` at a dotted ``path`` inside ``manifest``, creating maps on the way."""
+    node = manifest
+    *parents, last = path.split(".")
+    for part in parents:
+        node = node.setdefault(part, {})
+    node[last] = value
+
+
+def get_path(manifest: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted ``path`` (``""`` is the manifest itself), or None."""
+    node: Any = manifest
+    for part in filter(None, path.split(".")):
+        if not isinstance(node, Mapping):
+            return None
+        node = node.get(part)
+    return node

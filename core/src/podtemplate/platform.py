@@ -1,0 +1,102 @@
+"""platform.yaml: what a platform admin sets for every task (DESIGN §8)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .errors import PlatformConfigError, PodTemplateError
+from .names import check_dns1123_label, check_quantity
+from .podspec import validate_pod_spec
+from .yamlio import load_path
+
+__all__ = ["Platform", "DefaultResources", "load_platform"]
+
+
+class DefaultResources(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    requests: dict[str, str] = Field(default_factory=dict)
+    limits: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("requests", "limits", mode="before")
+    @classmethod
+    def _quantities(cls, value: Any) -> dict[str, str]:
+        if not isinstance(value, dict):
+            raise ValueError("must be a map of resource name to quantity")
+        return {str(k): check_quantity(v, field=str(k)) for k, v in value.items()}
+
+
+class Platform(BaseModel):
+    """The admin's configuration. Unknown keys are errors; CLI flags override fields."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    namespace: str | None = None
+    templates: Path | None = None
+    fallback_namespace: str | None = Field(default=None, alias="fallbackNamespace")
+    default_template: str | None = Field(default=None, alias="defaultTemplate")
+    gpu_resource_name: str = Field(default="nvidia.com/gpu", alias="gpuResourceName")
+    default_resources: DefaultResources = Field(default_factory=DefaultResources,
+                                                alias="defaultResources")
+    interruptible: dict[str, Any] = Field(default_factory=dict)
+    default_image: str | None = Field(default=None, alias="defaultImage")
+
+    @field_validator("namespace", "fallback_namespace")
+    @classmethod
+    def _namespace(cls, value: str | None) -> str | None:
+        return None if value is None else check_dns1123_label(value, what="namespace")
+
+    @field_validator("interruptible")
+    @classmethod
+    def _interruptible(cls, value: dict[str, Any]) -> dict[str, Any]:
+        validate_pod_spec(value, root="interruptible")
+        return value
+
+    @property
+    def lookup_namespaces(self) -> list[str]:
+        """Namespaces searched for a template, in order (task namespace, then fallback)."""
+        first = self.namespace or self.fallback_namespace or "default"
+        second = self.fallback_namespace or first
+        return [first] if first == second else [first, second]
+
+    @property
+    def home_namespace(self) -> str:
+        """Where a template file without ``metadata.namespace`` lives."""
+        return self.fallback_namespace or self.namespace or "default"
+
+
+def load_platform(path: str | Path | None = None, **overrides: Any) -> Platform:
+    """Load platform.yaml (``templates`` resolved relative to it) and apply CLI overrides
+    (keyword names as the model's Python fields; None means not given)."""
+    data: dict[str, Any] = {}
+    source = str(path) if path else None
+    if path is not None:
+        documents = load_path(path)
+        if len(documents) > 1 or (documents and not isinstance(documents[0], dict)):
+            raise PlatformConfigError("platform.yaml must hold one mapping", file=source,
+                                      fix="write one YAML mapping of platform settings")
+        data = dict(documents[0]) if documents else {}
+        if data.get("templates"):
+            data["templates"] = Path(path).parent / str(data["templates"])
+    aliases = {name: (f.alias or name) for name, f in Platform.model_fields.items()}
+    for key, value in overrides.items():
+        if value is not None:
+            data.pop(key, None)
+            data[aliases[key]] = value
+    try:
+        return Platform.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"])
+        message = first["msg"].removeprefix("Value error, ")
+        if first["type"] == "extra_forbidden":
+            message = f"unknown key '{first['loc'][-1]}'"
+        raise PlatformConfigError(
+            message, file=source, field=field,
+            fix="see DESIGN §8 / README for the platform.yaml keys") from None
+    except PodTemplateError as error:
+        raise PlatformConfigError(error.message, file=source, field=error.field,
+                                  fix=error.fix) from None

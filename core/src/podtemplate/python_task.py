@@ -1,0 +1,59 @@
+"""Built-in task type ``python``: a function task as one ``v1 Pod``. Registered through
+the ``podtemplate`` entry point like every other task type."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .context import RenderContext
+from .hookspecs import hookimpl
+from .manifest import pod_manifest
+from .model import PodTemplate
+from .roles import FieldDecl, RoleSpec, TaskType
+from .runtime import function_entrypoint
+from .task import Task
+
+TASK_TYPE = TaskType(name="python", distribution="podtemplate",
+                     description="a Python function in one v1 Pod")
+ENTRYPOINT = (
+    FieldDecl("spec.containers[primary].command", "runs the task function via the executor"),
+    FieldDecl("spec.containers[primary].args", "names the task function and its inputs"),
+)
+
+
+@hookimpl
+def podtemplate_add_task_types() -> Sequence[TaskType]:
+    return [TASK_TYPE]
+
+
+@hookimpl
+def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec] | None:
+    if task.task_type != TASK_TYPE.name:
+        return None
+    operator = {"spec": {"containers": [function_entrypoint(task, context)]}}
+    return [RoleSpec(name="pod", template_path="", operator_layer=operator, owned=ENTRYPOINT)]
+
+
+@hookimpl
+def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
+                                 pod_template_name: str | None,
+                                 role_templates: Mapping[str, PodTemplate]) -> Task | None:
+    if task_type != TASK_TYPE.name:
+        return None
+    return Task(name="sample-python", task_type=TASK_TYPE.name, fn=_sample,
+                image="python:3.11-slim", pod_template=pod_template,
+                pod_template_name=pod_template_name, module=__name__, attribute="_sample")
+
+
+def _sample() -> None:
+    """The function of the sample task; it does nothing."""
+
+
+@hookimpl
+def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
+                                pods: Mapping[str, dict[str, Any]],
+                                context: RenderContext) -> list[dict[str, Any]] | None:
+    if task.task_type != TASK_TYPE.name:
+        return None
+    return [pod_manifest(task, pods["pod"], context)]

@@ -1,0 +1,81 @@
+"""``render``: tasks in, manifests out. The CLI is a thin shell over this module."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pluggy
+
+from .context import RenderContext
+from .errors import ManifestValidationError, PodTemplateError
+from .inputs import check_inputs_known
+from .model import PodTemplate
+from .platform import Platform, load_platform
+from .plugins import build_manifests, build_plugin_manager, check_manifest, define_roles
+from .resolve import resolve_pod
+from .task import Task
+
+__all__ = ["render", "iter_render", "render_task", "make_context"]
+
+
+def make_context(*, platform: Platform | str | Path | None = None,
+                 templates: str | Path | None = None, namespace: str | None = None,
+                 override: PodTemplate | str | Path | None = None,
+                 inputs: Mapping[str, str] | None = None,
+                 plugin_manager: pluggy.PluginManager | None = None,
+                 provenance: bool = False) -> RenderContext:
+    """A render context; ``templates``/``namespace`` override the platform's."""
+    if not isinstance(platform, Platform):
+        platform = load_platform(platform, templates=templates, namespace=namespace)
+    elif templates is not None or namespace is not None:
+        changes = {k: v for k, v in (("templates", templates), ("namespace", namespace)) if v}
+        platform = load_platform(None, **{**platform.model_dump(), **changes})
+    if override is not None and not isinstance(override, PodTemplate):
+        override = PodTemplate.from_yaml(Path(override))
+    return RenderContext(platform=platform,
+                         plugin_manager=plugin_manager or build_plugin_manager(),
+                         override=override, inputs=dict(inputs or {}), provenance=provenance)
+
+
+def render_task(task: Task, context: RenderContext) -> list[dict[str, Any]]:
+    """Every manifest of one task, checked by the manifest-check hooks."""
+    roles = define_roles(task, context)
+    pods = {role.name: resolve_pod(task, role, context) for role in roles}
+    manifests = build_manifests(task, roles, pods, context)
+    for manifest in manifests:
+        problems = check_manifest(task, manifest, context)
+        if problems:
+            raise ManifestValidationError(problems[0], task=task.name,
+                                          fix="see the field path; report a plugin bug if "
+                                          "the field was not set by you")
+    return manifests
+
+
+def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[str, Any]]:
+    """Manifests of each task in turn, produced as they are rendered (for streaming)."""
+    tasks = list(tasks)
+    check_inputs_known(tasks, context.inputs)
+    for task in tasks:
+        try:
+            yield from render_task(task, context)
+        except PodTemplateError as error:
+            raise error.located(task=task.name) from None
+
+
+def render(tasks: Task | Iterable[Task], *, platform: Platform | str | Path | None = None,
+           templates: str | Path | None = None, namespace: str | None = None,
+           override: PodTemplate | str | Path | None = None,
+           inputs: Mapping[str, str] | None = None,
+           plugin_manager: pluggy.PluginManager | None = None) -> list[dict[str, Any]]:
+    """Render tasks to manifest dicts (every task's manifests, in task order).
+
+    ``platform`` is a :class:`Platform` or a platform.yaml path; ``override`` a run
+    override template applied to every task (layer 4); ``inputs`` ``--input`` values.
+    """
+    if isinstance(tasks, Task):
+        tasks = [tasks]
+    context = make_context(platform=platform, templates=templates, namespace=namespace,
+                           override=override, inputs=inputs, plugin_manager=plugin_manager)
+    return list(iter_render(tasks, context))

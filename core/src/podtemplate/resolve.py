@@ -1,0 +1,214 @@
+"""Resolution: fold the layers of DESIGN §4 into the final pod of one role."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .context import RenderContext
+from .errors import DefinitionError, PodTemplateError
+from .layers import Layer, scheduling_only, settings_layer, template_layer
+from .merge import expand_container_aliases, merge_into
+from .model import PodTemplate
+from .names import parse_quantity
+from .podspec import validate_pod_template_spec
+from .roles import RoleSpec
+from .store import find_template
+from .task import Task
+
+__all__ = ["resolve_pod", "cluster_template", "task_layers", "SYSTEM_LABELS"]
+
+SYSTEM_LABELS = ("podtemplate.io/task", "podtemplate.io/task-type", "podtemplate.io/role")
+DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
+_MAGIC = {"default", "default-init"}
+
+
+def cluster_template(task: Task, context: RenderContext) -> tuple[str, PodTemplate] | None:
+    """Layer 1: the task's named template, else the platform default, else None."""
+    platform = context.platform
+    name = task.pod_template_name or platform.default_template
+    if name is None:
+        return None
+    key = f"cluster:{name}"
+    if key not in context.cache:
+        try:
+            found = find_template(context.store, name, platform.lookup_namespaces,
+                                  required=task.pod_template_name is not None)
+        except PodTemplateError as error:
+            raise error.located(task=task.name) from None
+        context.cache[key] = found
+    found = context.cache[key]
+    if found is None:
+        return None
+    namespace, template = found
+    return f"cluster template {namespace}/{name}", template
+
+
+def _interruptible(task: Task, role_spec: RoleSpec) -> bool:
+    if role_spec.interruptible is not None:
+        return role_spec.interruptible
+    if role_spec.role is not None and role_spec.role.interruptible is not None:
+        return role_spec.role.interruptible
+    return task.interruptible
+
+
+def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
+                primary: str) -> list[Layer]:
+    """Layers 1–6 of one role, lowest first."""
+    layers: list[Layer] = []
+    found = cluster_template(task, context)
+    if found is not None:
+        layers.append(template_layer(found[0], found[1], alias="primary"))
+    if _interruptible(task, role_spec) and context.platform.interruptible:
+        layers.append(Layer("platform interruptible", {"spec": context.platform.interruptible}))
+    gpu = context.platform.gpu_resource_name
+    own: list[Layer | None] = [
+        task.pod_template and template_layer("task template", task.pod_template),
+        settings_layer("task settings", primary=primary, gpu_name=gpu,
+                       image=task.image or context.platform.default_image,
+                       command=task.command, args=task.args, env=task.env,
+                       requests=task.requests, limits=task.limits),
+        task.override and template_layer("task override", task.override),
+        context.override and template_layer("run override", context.override),
+    ]
+    for layer in own:
+        if layer is None:
+            continue
+        if role_spec.inherit == "scheduling":
+            if layer.label == "task settings":
+                continue
+            layer = scheduling_only(layer)
+        layers.append(layer)
+    role = role_spec.role
+    if role is not None:
+        if role.pod_template is not None:
+            layers.append(template_layer(f"role template ({role_spec.name})", role.pod_template))
+        settings = settings_layer(f"role settings ({role_spec.name})", primary=primary,
+                                  gpu_name=gpu, image=role.image, env=role.env,
+                                  requests=role.requests, limits=role.limits)
+        if settings is not None:
+            layers.append(settings)
+    return layers
+
+
+def _container_names(layers: list[Layer], primary: str, list_name: str) -> list[str]:
+    names: list[str] = [primary] if list_name == "containers" else []
+    for layer in layers:
+        for container in (layer.fragment.get("spec") or {}).get(list_name) or ():
+            name = container.get("name")
+            if name == layer.primary_alias:
+                name = primary if list_name == "containers" else name
+            if name not in _MAGIC and name not in names and container.get("$patch") is None:
+                names.append(name)
+    return names
+
+
+def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: list[str],
+          init_names: list[str], provenance: dict[str, str] | None) -> None:
+    fragment = dict(layer.fragment)
+    if "spec" in fragment:
+        fragment["spec"] = expand_container_aliases(
+            fragment["spec"], primary_name=primary, layer_primary_name=layer.primary_alias,
+            container_names=names, init_container_names=init_names)
+    merge_into(acc, fragment, root="", layer=layer.label, provenance=provenance)
+
+
+def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderContext
+                            ) -> Layer | None:
+    """Fill the primary container's unset requests/limits from ``defaultResources``,
+    never producing a request above its limit (a default limit rises to the request, a
+    default request falls to the limit)."""
+    defaults = context.platform.default_resources
+    container = next(c for c in acc["spec"]["containers"] if c["name"] == primary)
+    resources = container.get("resources") or {}
+    requests, limits = resources.get("requests") or {}, resources.get("limits") or {}
+    fill: dict[str, dict[str, str]] = {}
+    for name, value in defaults.requests.items():
+        if name not in requests:
+            limit = limits.get(name)
+            low = limit is not None and parse_quantity(limit) < parse_quantity(value)
+            fill.setdefault("requests", {})[name] = limit if low else value
+    for name, value in defaults.limits.items():
+        if name not in limits:
+            request = requests.get(name) or fill.get("requests", {}).get(name)
+            high = request is not None and parse_quantity(request) > parse_quantity(value)
+            fill.setdefault("limits", {})[name] = request if high else value
+    if not fill:
+        return None
+    return Layer("platform defaultResources",
+                 {"spec": {"containers": [{"name": primary, "resources": fill}]}}, primary)
+
+
+def resolve_pod(task: Task, role_spec: RoleSpec, context: RenderContext, *,
+                provenance: dict[str, str] | None = None) -> dict[str, Any]:
+    """The final PodTemplateSpec of one role: layers folded lowest first, operator-owned
+    fields on top, system labels added, validated strictly. The result is fresh."""
+    try:
+        return _resolve(task, role_spec, context, provenance)
+    except PodTemplateError as error:
+        raise error.located(task=task.name, role=role_spec.name) from None
+
+
+def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
+             provenance: dict[str, str] | None) -> dict[str, Any]:
+    own_primary = task.pod_template.primary_container_name if task.pod_template else "primary"
+    primary = role_spec.container_name or own_primary
+    layers = task_layers(task, role_spec, context, primary)
+    operator = Layer(f"operator ({task.task_type})", role_spec.operator_layer,
+                     role_spec.container_name or "primary")
+    _warn_renamed(task, role_spec, layers, context)
+    names = _container_names([*layers, operator], primary, "containers")
+    init_names = _container_names([*layers, operator], primary, "initContainers")
+    acc: dict[str, Any] = {"metadata": {}, "spec": {"containers": [{"name": primary}]}}
+    fold = {"primary": primary, "names": names, "init_names": init_names,
+            "provenance": provenance}
+    for layer in layers:
+        _fold(acc, layer, **fold)  # type: ignore[arg-type]
+    fill = _fill_default_resources(acc, primary, context)
+    for layer in (fill, operator):
+        if layer is not None:
+            _fold(acc, layer, **fold)  # type: ignore[arg-type]
+    return _finalize(acc, task, role_spec, primary, context)
+
+
+def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
+                  context: RenderContext) -> None:
+    if role_spec.container_name is None:
+        return
+    for layer in layers:
+        alias = layer.primary_alias
+        if alias not in (None, "primary", role_spec.container_name) and any(
+            c.get("name") == alias for c in (layer.fragment.get("spec") or {}).get("containers") or ()
+        ):
+            context.warn(f"{layer.label}: primary container {alias!r} is renamed to "
+                         f"{role_spec.container_name!r}, the name the operator requires",
+                         task=task.name, role=role_spec.name,
+                         field=f"spec.containers[{alias}].name")
+
+
+def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str,
+              context: RenderContext) -> dict[str, Any]:
+    spec = acc["spec"]
+    containers = spec["containers"]
+    containers.sort(key=lambda c: c["name"] != primary)  # stable: primary first, rest kept
+    if not containers[0].get("image"):
+        raise DefinitionError(
+            "the primary container has no image", field=f"spec.containers[{primary}].image",
+            fix="set image= on the task or role, or an image in its template "
+            "(or defaultImage in platform.yaml)")
+    containers[0] = _readable(containers[0])
+    metadata = acc["metadata"]
+    labels = metadata.setdefault("labels", {})
+    labels.update(zip(SYSTEM_LABELS, (task.name, task.task_type, role_spec.name), strict=True))
+    metadata.setdefault("annotations", {})[DEFAULT_CONTAINER_ANNOTATION] = primary
+    validate_pod_template_spec(acc)
+    return acc
+
+
+_LEADING_KEYS = ("name", "image", "command", "args")
+
+
+def _readable(container: dict[str, Any]) -> dict[str, Any]:
+    """The primary container with name, image, command and args first, for people."""
+    ordered = {k: container[k] for k in _LEADING_KEYS if k in container}
+    ordered.update((k, v) for k, v in container.items() if k not in ordered)
+    return ordered

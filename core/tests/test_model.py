@@ -1,0 +1,173 @@
+"""Definition-time validation of the model: errors name the field and the fix."""
+
+from __future__ import annotations
+
+import pytest
+from kubernetes.client import V1Container, V1PodSpec, V1Toleration
+
+from podtemplate import (
+    DefinitionError,
+    InvalidNameError,
+    InvalidPodSpecError,
+    InvalidQuantityError,
+    PodTemplate,
+    Resources,
+    Role,
+    TemplateFileError,
+    YamlError,
+    task,
+)
+
+
+def test_resources_map_to_kubernetes_names() -> None:
+    resources = Resources(cpu=2, memory="4Gi", gpu=1, ephemeral_storage="10Gi",
+                          extra={"example.com/fpga": "1"})
+    assert resources.to_k8s("nvidia.com/gpu") == {
+        "cpu": "2", "memory": "4Gi", "ephemeral-storage": "10Gi",
+        "nvidia.com/gpu": "1", "example.com/fpga": "1"}
+
+
+@pytest.mark.parametrize("bad", ["4 cores", "1.2.3", "Gi", "", "5XB", True])
+def test_invalid_quantities_are_rejected(bad: object) -> None:
+    with pytest.raises(InvalidQuantityError) as error:
+        Resources(cpu=bad)
+    assert "quantity" in str(error.value)
+
+
+@pytest.mark.parametrize("good", ["500m", "2", "0.5", "4Gi", "1e3", "100Mi", "1.5"])
+def test_valid_quantities(good: str) -> None:
+    assert Resources(memory=good).memory == good
+
+
+def test_pod_spec_accepts_client_model_and_dict_alike() -> None:
+    model = V1PodSpec(containers=[V1Container(name="primary", image="x:1")],
+                      tolerations=[V1Toleration(key="k", operator="Exists")],
+                      node_selector={"a": "b"})
+    from_model = PodTemplate(model)
+    from_dict = PodTemplate({"containers": [{"name": "primary", "image": "x:1"}],
+                             "tolerations": [{"key": "k", "operator": "Exists"}],
+                             "nodeSelector": {"a": "b"}})
+    assert from_model.pod_spec == from_dict.pod_spec
+
+
+def test_unknown_field_names_its_path() -> None:
+    with pytest.raises(InvalidPodSpecError) as error:
+        PodTemplate({"containers": [{"name": "primary", "imagee": "x"}]})
+    assert error.value.field == "spec.containers[primary].imagee"
+    assert "unknown field" in str(error.value)
+
+
+def test_wrong_type_names_its_path() -> None:
+    with pytest.raises(InvalidPodSpecError) as error:
+        PodTemplate({"containers": [{"name": "primary", "ports": [{"containerPort": "80"}]}]})
+    assert error.value.field == "spec.containers[primary].ports[0].containerPort"
+
+
+def test_invalid_quantity_inside_template() -> None:
+    with pytest.raises(InvalidQuantityError) as error:
+        PodTemplate({"containers": [{"name": "primary",
+                                     "resources": {"limits": {"cpu": "4 cores"}}}]})
+    assert error.value.field == "spec.containers[primary].resources.limits.cpu"
+
+
+def test_duplicate_container_names_rejected() -> None:
+    with pytest.raises(InvalidPodSpecError) as error:
+        PodTemplate({"containers": [{"name": "a"}, {"name": "a"}]})
+    assert "twice" in str(error.value) and "containers" in str(error.value.field)
+
+
+@pytest.mark.parametrize("name", ["Bad_Name", "-x", "a" * 64])
+def test_invalid_container_name_rejected(name: str) -> None:
+    with pytest.raises(InvalidNameError):
+        PodTemplate({"containers": [{"name": name}]})
+
+
+def test_empty_primary_container_name_rejected() -> None:
+    with pytest.raises(DefinitionError) as error:
+        PodTemplate({}, primary_container_name="")
+    assert error.value.field == "primary_container_name"
+
+
+def test_invalid_label_rejected() -> None:
+    with pytest.raises(InvalidNameError):
+        PodTemplate(labels={"bad key!": "x"})
+    with pytest.raises(InvalidNameError):
+        PodTemplate(labels={"ok": "bad value!"})
+
+
+def test_from_yaml_accepts_three_shapes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    spec = {"nodeSelector": {"a": "b"}}
+    texts = [
+        "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: x}\n"
+        "template:\n  metadata: {labels: {l: v}}\n  spec: {nodeSelector: {a: b}}\n",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: x, labels: {l: v}}\n"
+        "spec: {nodeSelector: {a: b}, containers: []}\n",
+        "nodeSelector: {a: b}\n",
+    ]
+    for text in texts:
+        template = PodTemplate.from_yaml(text)
+        assert template.pod_spec.get("nodeSelector") == spec["nodeSelector"]
+    path = tmp_path / "t.yaml"
+    path.write_text(texts[0])
+    assert PodTemplate.from_yaml(path).labels == {"l": "v"}
+    assert PodTemplate.from_yaml(str(path)).labels == {"l": "v"}
+
+
+def test_from_yaml_wrong_kind(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "d.yaml"
+    path.write_text("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n")
+    with pytest.raises(TemplateFileError) as error:
+        PodTemplate.from_yaml(path)
+    assert str(path) in str(error.value) and "Deployment" in str(error.value)
+
+
+def test_yaml_syntax_error_names_file_and_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "broken.yaml"
+    path.write_text("nodeSelector:\n  a: b\n c: [\n")
+    with pytest.raises(YamlError) as error:
+        PodTemplate.from_yaml(path)
+    assert str(path) in str(error.value) and "line 3" in str(error.value)
+
+
+def test_yaml_python_tags_refused() -> None:
+    with pytest.raises(YamlError):
+        PodTemplate.from_yaml("!!python/object/apply:os.system ['echo pwned']\n")
+
+
+def test_yaml_alias_bomb_refused() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 9):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]")
+    with pytest.raises(YamlError) as error:
+        PodTemplate.from_yaml("\n".join(lines) + "\n")
+    assert "alias" in str(error.value)
+
+
+def test_role_rejects_zero_replicas() -> None:
+    with pytest.raises(DefinitionError) as error:
+        Role(replicas=0)
+    assert "replicas" in str(error.value)
+    with pytest.raises(DefinitionError):
+        Role(bogus=1)
+
+
+def test_task_is_still_callable_and_named_dns1123() -> None:
+    @task(image="x:1")
+    def add_numbers(a: int, b: int) -> int:
+        return a + b
+
+    assert add_numbers(2, 3) == 5
+    assert add_numbers.name == "add-numbers"
+
+
+def test_task_rejects_bad_definitions() -> None:
+    with pytest.raises(InvalidNameError):
+        task(name="Not_Valid")(lambda: None)
+    with pytest.raises(DefinitionError):
+        task(image="")(lambda: None)
+    with pytest.raises(DefinitionError):
+        task(requests=Resources(gpu=1), limits=Resources(gpu=2))(lambda: None)
+    with pytest.raises(InvalidNameError):
+        task(env={"1BAD": "x"})(lambda: None)
+    with pytest.raises(DefinitionError):
+        task(command=["echo"])(lambda: None)
