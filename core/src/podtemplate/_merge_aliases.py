@@ -68,13 +68,12 @@ def compose(lower: Mapping[str, Any], higher: Mapping[str, Any], node: Node) -> 
 
 
 def _compose_lists(lower: list[Any], higher: Sequence[Any], node: Node) -> list[Any]:
-    if higher and higher[0] == {PATCH: REPLACE}:
-        return copy_json(higher)
+    fresh: list[Any] = copy_json(higher)
+    if (higher and higher[0] == {PATCH: REPLACE}) or node.kind not in (MAP, UNION, SET):
+        return fresh  # replaces whatever lower said
     if node.kind in (UNION, SET):
         # The merge applies union items one by one, so concatenation is sequential merging.
-        return [*lower, *copy_json(higher)]
-    if node.kind != MAP:
-        return copy_json(higher)
+        return [*lower, *fresh]
     out = list(lower)
     index = {key_of(item, node): pos for pos, item in enumerate(out)
              if isinstance(item, Mapping)}

@@ -123,6 +123,7 @@ def merge_into(target: dict[str, Any], higher: Mapping[str, Any], *, root: str =
 
     ``target`` must be owned by the caller (``{}`` or an earlier result); whatever is taken
     from ``higher`` is copied. Folding layers: ``acc = {}``, then ``merge_into`` each layer.
+    On :class:`MergeError` ``target`` is left partly merged: discard it.
     """
     record = None if provenance is None else _Record(provenance, layer)
     try:
@@ -196,8 +197,6 @@ def _merge_dict(target: dict[str, Any], higher: Mapping[str, Any], node: Node,
         except Malformed as err:
             err.parts.append(f".{key}")
             raise
-    if record is not None and path and not target and len(higher) == (PATCH in higher):
-        record.paths[path] = record.layer  # an empty object is a value too (emptyDir: {})
 
 
 def _merge_child_dict(target: dict[str, Any], key: str, value: Mapping[str, Any], node: Node,
@@ -210,12 +209,17 @@ def _merge_child_dict(target: dict[str, Any], key: str, value: Mapping[str, Any]
     old = target.get(key)
     if isinstance(old, dict):
         _merge_dict(old, value, node, cpath, record)
-        return
-    if old is not None and record is not None and cpath is not None:
-        _forget(record, cpath, old, node)
-    new: dict[str, Any] = {}
-    _merge_dict(new, value, node, cpath, record)
-    target[key] = new
+    else:
+        if old is not None and record is not None and cpath is not None:
+            _forget(record, cpath, old, node)
+        old = target[key] = {}
+        _merge_dict(old, value, node, cpath, record)
+    if record is not None and cpath is not None:
+        # An empty object is a value too (emptyDir: {}); a filled one is not a leaf.
+        if old:
+            record.paths.pop(cpath, None)
+        else:
+            record.paths[cpath] = record.layer
 
 
 def _merge_child_list(target: dict[str, Any], key: str, value: Sequence[Any], node: Node,
@@ -231,16 +235,24 @@ def _merge_child_list(target: dict[str, Any], key: str, value: Sequence[Any], no
         if old is not None and record is not None and cpath is not None:
             _forget(record, cpath, old, node)
         old = None
-    target[key] = _merge_list(old, value, node, cpath, record)
+    merged = _merge_list(old, value, node, cpath, record)
+    if merged or not value:
+        target[key] = merged
+        return
+    # The layer gave only directives ($patch: delete, a lone replace marker) and nothing is
+    # left: drop the field, as if deleted, rather than emit an empty list.
+    target.pop(key, None)
+    if record is not None and cpath is not None:
+        record.paths.pop(cpath, None)
 
 
 def _dict_directive(target: dict[str, Any], higher: Mapping[str, Any], node: Node,
                     path: str | None, record: _Record | None) -> list[tuple[str, Any]]:
     """Apply a dict-level ``$patch`` to ``target``; return the other fields of ``higher``."""
     patch = higher[PATCH]
-    if patch not in _DIRECTIVES:
+    if patch is not None and patch not in _DIRECTIVES:
         raise Malformed(f"unknown directive $patch: {patch!r}", fix=_UNKNOWN_FIX)
-    if patch != _MERGE:
+    if patch in (REPLACE, DELETE):
         if record is not None and path is not None:
             _forget(record, path, target, node)
         target.clear()
@@ -392,7 +404,7 @@ def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
         try:
             if item is None:
                 continue
-            if isinstance(item, dict) and PATCH in item:
+            if isinstance(item, dict) and item.get(PATCH) is not None:
                 _check_item_directive(item, item[PATCH])
                 if item[PATCH] == DELETE:
                     origins = _union_delete(out, origins, item, node)

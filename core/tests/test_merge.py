@@ -1,0 +1,853 @@
+"""The one merge (DESIGN §5): every rule, every directive, provenance and the merge laws."""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from podtemplate.errors import MergeError
+from podtemplate.merge import (
+    clean,
+    duplicate_keys,
+    expand_container_aliases,
+    merge,
+    merge_into,
+)
+
+# The module itself (``podtemplate.merge`` the attribute is the re-exported function).
+MERGE = sys.modules["podtemplate.merge"]
+
+
+def env(spec: dict[str, Any], container: str = "main") -> list[dict[str, Any]]:
+    return next(c for c in spec["containers"] if c["name"] == container)["env"]
+
+
+def containers(*items: dict[str, Any]) -> dict[str, Any]:
+    return {"containers": list(items)}
+
+
+def mutable_ids(value: Any) -> Iterator[int]:
+    if isinstance(value, dict):
+        yield id(value)
+        for sub in value.values():
+            yield from mutable_ids(sub)
+    elif isinstance(value, list):
+        yield id(value)
+        for sub in value:
+            yield from mutable_ids(sub)
+
+
+def has_directive(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(str(k).startswith("$") or has_directive(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(has_directive(item) for item in value)
+    return False
+
+
+def has_null(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(v is None or has_null(v) for v in value.values())
+    if isinstance(value, list):
+        return any(item is None or has_null(item) for item in value)
+    return False
+
+
+# ------------------------------------------------------------------ objects and scalars
+
+
+def test_cluster_env_under_task_env_gives_exactly_one_value() -> None:
+    cluster = containers({"name": "main", "env": [{"name": "FOO", "value": "1"}]})
+    task = containers({"name": "main", "env": [{"name": "FOO", "value": "2"}]})
+    assert env(merge(cluster, task)) == [{"name": "FOO", "value": "2"}]
+
+
+def test_sidecar_and_init_container_of_the_lower_layer_survive() -> None:
+    lower = {"containers": [{"name": "main", "image": "a"}, {"name": "proxy", "image": "p"}],
+             "initContainers": [{"name": "setup", "image": "s"}]}
+    higher = {"containers": [{"name": "main", "image": "b"}]}
+    out = merge(lower, higher)
+    assert out["containers"] == [{"name": "main", "image": "b"},
+                                 {"name": "proxy", "image": "p"}]
+    assert out["initContainers"] == [{"name": "setup", "image": "s"}]
+
+
+@pytest.mark.parametrize(("field", "low", "high"), [
+    ("hostNetwork", True, False),
+    ("terminationGracePeriodSeconds", 30, 0),
+    ("priorityClassName", "high", ""),
+    ("schedulerName", "a", "b"),
+])
+def test_falsy_values_override(field: str, low: Any, high: Any) -> None:
+    assert merge({field: low}, {field: high}) == {field: high}
+
+
+def test_null_removes_a_key_and_never_reaches_output() -> None:
+    lower = {"nodeSelector": {"a": "1", "b": "2"}, "runtimeClassName": "nvidia"}
+    out = merge(lower, {"nodeSelector": {"a": None}, "runtimeClassName": None,
+                        "hostname": None})
+    assert out == {"nodeSelector": {"b": "2"}}
+    assert not has_null(merge({"x": {"y": None}}, {"z": [{"name": "a", "v": None}]}))
+
+
+def test_maps_merge_key_by_key_and_higher_wins() -> None:
+    lower = {"nodeSelector": {"pool": "cpu", "zone": "a"},
+             "securityContext": {"runAsUser": 1000, "fsGroup": 2000}}
+    higher = {"nodeSelector": {"pool": "gpu"}, "securityContext": {"runAsUser": 0}}
+    assert merge(lower, higher) == {
+        "nodeSelector": {"pool": "gpu", "zone": "a"},
+        "securityContext": {"runAsUser": 0, "fsGroup": 2000}}
+
+
+def test_type_change_replaces() -> None:
+    assert merge({"a": {"b": 1}}, {"a": "x"}) == {"a": "x"}
+    assert merge({"a": [1]}, {"a": {"b": 1}}) == {"a": {"b": 1}}
+
+
+# -------------------------------------------------------------------------- keyed lists
+
+
+def test_keyed_items_merge_new_ones_append_lower_order_kept() -> None:
+    lower = containers({"name": "main", "env": [{"name": "A", "value": "1"},
+                                                {"name": "B", "value": "2"}]})
+    higher = containers({"name": "main", "env": [{"name": "C", "value": "3"},
+                                                 {"name": "A", "valueFrom": {"x": 1}}]})
+    assert env(merge(lower, higher)) == [
+        {"name": "A", "value": "1", "valueFrom": {"x": 1}},
+        {"name": "B", "value": "2"},
+        {"name": "C", "value": "3"}]
+
+
+@pytest.mark.parametrize(("field", "key", "a", "b"), [
+    ("volumes", "name", {"emptyDir": {}}, {"emptyDir": {"medium": "Memory"}}),
+    ("imagePullSecrets", "name", {}, {}),
+    ("hostAliases", "ip", {"hostnames": ["a"]}, {"hostnames": ["b"]}),
+    ("schedulingGates", "name", {}, {}),
+    ("resourceClaims", "name", {"resourceClaimName": "a"}, {"resourceClaimName": "b"}),
+    ("readinessGates", "conditionType", {}, {}),
+])
+def test_pod_level_keyed_lists(field: str, key: str, a: dict[str, Any],
+                               b: dict[str, Any]) -> None:
+    lower = {field: [{key: "one", **a}, {key: "two"}]}
+    higher = {field: [{key: "one", **b}, {key: "three"}]}
+    out = merge(lower, higher)[field]
+    assert [item[key] for item in out] == ["one", "two", "three"]
+    assert out[0] == {key: "one", **merge(a, b, root="")}
+
+
+def test_volume_mounts_keyed_by_mount_path() -> None:
+    lower = containers({"name": "main", "volumeMounts": [{"name": "a", "mountPath": "/d"}]})
+    higher = containers({"name": "main", "volumeMounts": [{"name": "b", "mountPath": "/d"}]})
+    assert merge(lower, higher)["containers"][0]["volumeMounts"] == [
+        {"name": "b", "mountPath": "/d"}]
+
+
+def test_ports_keyed_by_port_and_protocol_with_tcp_default() -> None:
+    lower = containers({"name": "main", "ports": [{"containerPort": 53, "name": "dns"}]})
+    higher = containers({"name": "main", "ports": [
+        {"containerPort": 53, "protocol": "UDP", "name": "dns-udp"},
+        {"containerPort": 53, "protocol": "TCP", "hostPort": 53}]})
+    assert merge(lower, higher)["containers"][0]["ports"] == [
+        {"containerPort": 53, "name": "dns", "protocol": "TCP", "hostPort": 53},
+        {"containerPort": 53, "protocol": "UDP", "name": "dns-udp"}]
+
+
+def test_topology_spread_constraints_keyed_by_key_and_when_unsatisfiable() -> None:
+    zone = {"topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule", "maxSkew": 1}
+    lower = {"topologySpreadConstraints": [zone]}
+    higher = {"topologySpreadConstraints": [
+        {**zone, "maxSkew": 2},
+        {"topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway", "maxSkew": 5}]}
+    out = merge(lower, higher)["topologySpreadConstraints"]
+    assert [(c["whenUnsatisfiable"], c["maxSkew"]) for c in out] == [
+        ("DoNotSchedule", 2), ("ScheduleAnyway", 5)]
+
+
+def test_pod_sysctls_keyed_by_name() -> None:
+    lower = {"securityContext": {"sysctls": [{"name": "a", "value": "1"},
+                                             {"name": "b", "value": "2"}]}}
+    higher = {"securityContext": {"sysctls": [{"name": "a", "value": "9"}]}}
+    assert merge(lower, higher)["securityContext"]["sysctls"] == [
+        {"name": "a", "value": "9"}, {"name": "b", "value": "2"}]
+
+
+def test_duplicate_keys_within_one_layer_collapse_in_the_output() -> None:
+    layer = containers({"name": "main", "env": [{"name": "A", "value": "1"},
+                                                {"name": "A", "value": "2"}]})
+    assert env(merge({}, layer)) == [{"name": "A", "value": "2"}]
+
+
+def test_keyed_merge_is_linear() -> None:
+    size = 10_000
+    lower = containers({"name": "main", "env": [{"name": f"V{i}", "value": "1"}
+                                                for i in range(size)]})
+    higher = containers({"name": "main", "env": [{"name": f"V{i}", "value": "2"}
+                                                 for i in reversed(range(size))]})
+    started = time.perf_counter()
+    out = merge(lower, higher)
+    elapsed = time.perf_counter() - started
+    assert env(out) == [{"name": f"V{i}", "value": "2"} for i in range(size)]
+    assert elapsed < 2.0, f"10,000 env vars took {elapsed:.2f}s: not linear"
+
+
+# --------------------------------------------------------------------- set, union, atomic
+
+
+def test_set_list_is_a_union_without_duplicates() -> None:
+    lower = {"metadata": {"finalizers": ["a", "b"]}}
+    higher = {"metadata": {"finalizers": ["c", "a", "c"]}}
+    assert merge(lower, higher, root="")["metadata"]["finalizers"] == ["a", "b", "c"]
+
+
+def test_lower_toleration_survives_and_exact_duplicates_appear_once() -> None:
+    spot = {"key": "spot", "operator": "Exists", "effect": "NoSchedule"}
+    gpu = {"key": "nvidia.com/gpu", "operator": "Exists"}
+    out = merge({"tolerations": [spot]}, {"tolerations": [gpu, dict(spot)]})
+    assert out["tolerations"] == [spot, gpu]
+    # Not an exact duplicate: kept as a second toleration.
+    seconds = {**spot, "tolerationSeconds": 60}
+    assert merge({"tolerations": [spot]}, {"tolerations": [seconds]})["tolerations"] == [
+        spot, seconds]
+
+
+@pytest.mark.parametrize("kind", ["containers", "initContainers", "ephemeralContainers"])
+def test_env_from_is_a_union(kind: str) -> None:
+    platform = {"secretRef": {"name": "platform"}}
+    mine = {"configMapRef": {"name": "mine"}}
+    lower = {kind: [{"name": "c", "envFrom": [platform]}]}
+    higher = {kind: [{"name": "c", "envFrom": [mine, platform]}]}
+    assert merge(lower, higher)[kind][0]["envFrom"] == [platform, mine]
+
+
+def test_union_dedup_is_linear_in_list_size() -> None:
+    many = [{"key": f"k{i}", "operator": "Exists"} for i in range(5000)]
+    started = time.perf_counter()
+    out = merge({"tolerations": many}, {"tolerations": list(reversed(many))})
+    assert out["tolerations"] == many
+    assert time.perf_counter() - started < 2.0
+
+
+@pytest.mark.parametrize(("spec_low", "spec_high", "path"), [
+    ({"command": ["a", "b"]}, {"command": ["c"]}, "command"),
+    ({"args": ["--x"]}, {"args": []}, "args"),
+])
+def test_atomic_container_lists_are_replaced(spec_low: dict[str, Any],
+                                             spec_high: dict[str, Any], path: str) -> None:
+    out = merge(containers({"name": "m", **spec_low}), containers({"name": "m", **spec_high}))
+    assert out["containers"][0][path] == spec_high[path]
+
+
+def test_affinity_terms_and_unknown_lists_are_atomic() -> None:
+    term = {"matchExpressions": [{"key": "a", "operator": "In", "values": ["x"]}]}
+    other = {"matchExpressions": [{"key": "b", "operator": "In", "values": ["y"]}]}
+    path = ("affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    lower: dict[str, Any] = {path[0]: {path[1]: {path[2]: {"nodeSelectorTerms": [term]}}}}
+    higher: dict[str, Any] = {path[0]: {path[1]: {path[2]: {"nodeSelectorTerms": [other]}}}}
+    assert merge(lower, higher)[path[0]][path[1]][path[2]]["nodeSelectorTerms"] == [other]
+    assert merge({"dnsConfig": {"nameservers": ["1"]}},
+                 {"dnsConfig": {"nameservers": ["2"]}}) == {"dnsConfig": {"nameservers": ["2"]}}
+    assert merge({"made-up": [{"name": "a"}]}, {"made-up": [{"name": "b"}]}) == {
+        "made-up": [{"name": "b"}]}
+
+
+# ----------------------------------------------------------------------------- roots
+
+
+def test_root_pod_template_spec_merges_metadata_and_spec() -> None:
+    lower = {"metadata": {"labels": {"a": "1"}, "annotations": {"x": "1"}},
+             "spec": {"containers": [{"name": "m", "env": [{"name": "A", "value": "1"}]}]}}
+    higher = {"metadata": {"labels": {"b": "2"}},
+              "spec": {"containers": [{"name": "m", "env": [{"name": "A", "value": "2"}]}]}}
+    out = merge(lower, higher, root="")
+    assert out["metadata"] == {"labels": {"a": "1", "b": "2"}, "annotations": {"x": "1"}}
+    assert out["spec"]["containers"][0]["env"] == [{"name": "A", "value": "2"}]
+
+
+def test_root_one_container() -> None:
+    lower = {"name": "m", "env": [{"name": "A", "value": "1"}], "ports": [{"containerPort": 1}]}
+    higher = {"env": [{"name": "B", "value": "2"}], "ports": [{"containerPort": 2}]}
+    out = merge(lower, higher, root="spec.containers[]")
+    assert [e["name"] for e in out["env"]] == ["A", "B"]
+    assert [p["containerPort"] for p in out["ports"]] == [1, 2]
+
+
+# -------------------------------------------------------------------------- directives
+
+
+def test_patch_delete_removes_an_inherited_volume() -> None:
+    lower = {"volumes": [{"name": "a", "emptyDir": {}}, {"name": "b", "emptyDir": {}}]}
+    out = merge(lower, {"volumes": [{"name": "a", "$patch": "delete"}]})
+    assert out == {"volumes": [{"name": "b", "emptyDir": {}}]}
+
+
+def test_patch_delete_then_re_add_in_one_list_gives_a_fresh_item() -> None:
+    lower = containers({"name": "m", "env": [{"name": "A", "valueFrom": {"x": 1}},
+                                             {"name": "B", "value": "b"}]})
+    higher = containers({"name": "m", "env": [{"name": "A", "$patch": "delete"},
+                                              {"name": "A", "value": "new"}]})
+    assert env(merge(lower, higher), "m") == [{"name": "B", "value": "b"},
+                                              {"name": "A", "value": "new"}]
+
+
+def test_patch_delete_of_something_not_inherited_is_a_no_op() -> None:
+    out = merge({"hostNetwork": True}, {"volumes": [{"name": "gone", "$patch": "delete"}]})
+    assert out == {"hostNetwork": True}
+
+
+def test_a_list_emptied_by_directives_is_dropped_but_an_explicit_empty_list_stays() -> None:
+    lower = {"volumes": [{"name": "a", "emptyDir": {}}], "tolerations": [{"key": "x"}],
+             "containers": [{"name": "m", "args": ["--x"], "env": [{"name": "A"}]}]}
+    assert merge(lower, {"volumes": [{"name": "a", "$patch": "delete"}],
+                         "tolerations": [{"$patch": "replace"}]}) == {
+        "containers": lower["containers"]}
+    assert merge(lower, containers({"name": "m", "args": []}))["containers"][0]["args"] == []
+    assert merge({}, {"env": []}, root="spec.containers[]") == {"env": []}
+
+
+def test_patch_delete_on_a_port_uses_the_protocol_default() -> None:
+    lower = containers({"name": "m", "ports": [{"containerPort": 80},
+                                               {"containerPort": 80, "protocol": "UDP"}]})
+    higher = containers({"name": "m", "ports": [{"containerPort": 80, "$patch": "delete"}]})
+    assert merge(lower, higher)["containers"][0]["ports"] == [
+        {"containerPort": 80, "protocol": "UDP"}]
+
+
+def test_patch_delete_in_a_union_removes_matching_items() -> None:
+    lower = {"tolerations": [{"key": "spot", "operator": "Exists"},
+                             {"key": "spot", "operator": "Equal", "value": "x"},
+                             {"key": "gpu", "operator": "Exists"}]}
+    out = merge(lower, {"tolerations": [{"$patch": "delete", "key": "spot"}]})
+    assert out == {"tolerations": [{"key": "gpu", "operator": "Exists"}]}
+    out = merge(lower, {"tolerations": [{"$patch": "delete", "key": "spot", "value": "x"}]})
+    assert [t.get("value") for t in out["tolerations"]] == [None, None]
+
+
+def test_patch_replace_on_a_keyed_list() -> None:
+    lower = {"volumes": [{"name": "a", "emptyDir": {}}]}
+    higher = {"volumes": [{"$patch": "replace"}, {"name": "b", "emptyDir": {}}]}
+    assert merge(lower, higher) == {"volumes": [{"name": "b", "emptyDir": {}}]}
+
+
+def test_patch_replace_on_a_union_list() -> None:
+    lower = {"tolerations": [{"key": "spot", "operator": "Exists"}]}
+    higher = {"tolerations": [{"$patch": "replace"}, {"key": "gpu", "operator": "Exists"}]}
+    assert merge(lower, higher) == {"tolerations": [{"key": "gpu", "operator": "Exists"}]}
+
+
+def test_patch_replace_on_a_dict() -> None:
+    lower = {"securityContext": {"runAsUser": 1, "fsGroup": 2}}
+    higher = {"securityContext": {"$patch": "replace", "runAsNonRoot": True}}
+    assert merge(lower, higher) == {"securityContext": {"runAsNonRoot": True}}
+
+
+def test_patch_replace_on_a_keyed_item() -> None:
+    lower = containers({"name": "m", "image": "a", "command": ["x"]})
+    higher = containers({"name": "m", "$patch": "replace", "image": "b"})
+    assert merge(lower, higher) == containers({"name": "m", "image": "b"})
+
+
+def test_patch_delete_as_a_dict_value_removes_the_key() -> None:
+    lower = {"affinity": {"nodeAffinity": {"x": 1}}, "dnsPolicy": "None"}
+    assert merge(lower, {"affinity": {"$patch": "delete"}}) == {"dnsPolicy": "None"}
+
+
+def test_patch_merge_is_the_default_behaviour() -> None:
+    lower = {"securityContext": {"runAsUser": 1}}
+    higher = {"securityContext": {"$patch": "merge", "fsGroup": 2}}
+    assert merge(lower, higher) == {"securityContext": {"runAsUser": 1, "fsGroup": 2}}
+
+
+def test_whole_object_directives_and_null_patch() -> None:
+    lower = {"hostNetwork": True, "nodeSelector": {"a": "1"}}
+    assert merge(lower, {"$patch": "delete"}) == {}
+    assert merge(lower, {"$patch": "replace", "dnsPolicy": "None"}) == {"dnsPolicy": "None"}
+    # A null $patch is no directive (null just means "no such key").
+    assert merge(lower, {"nodeSelector": {"$patch": None, "b": "2"}}) == {
+        "hostNetwork": True, "nodeSelector": {"a": "1", "b": "2"}}
+
+
+def test_no_directive_survives_when_higher_lands_on_nothing() -> None:
+    higher = {"securityContext": {"$patch": "replace", "runAsUser": 1},
+              "affinity": {"$patch": "delete"},
+              "volumes": [{"$patch": "replace"}, {"name": "a", "emptyDir": {}}],
+              "tolerations": [{"$patch": "delete", "key": "x"}, {"key": "y"}],
+              "containers": [{"name": "m", "env": [{"name": "X", "$patch": "delete"}],
+                              "command": [{"$patch": "replace"}, "run"],
+                              "resources": {"$patch": "replace", "limits": {"cpu": "1"}}}]}
+    out = merge({}, higher)
+    assert not has_directive(out)
+    assert out == {"securityContext": {"runAsUser": 1},
+                   "volumes": [{"name": "a", "emptyDir": {}}],
+                   "tolerations": [{"key": "y"}],
+                   "containers": [{"name": "m", "command": ["run"],
+                                   "resources": {"limits": {"cpu": "1"}}}]}
+    assert out == clean(higher)
+
+
+def test_directives_in_the_lower_layer_are_cleaned_too() -> None:
+    lower = {"volumes": [{"name": "a", "$patch": "delete"}], "x": {"$patch": "replace"}}
+    assert merge(lower, {}) == {"x": {}}
+
+
+# ------------------------------------------------------------------ malformed directives
+
+
+@pytest.mark.parametrize(("higher", "field"), [
+    ({"affinity": {"$patch": "bogus"}}, "spec.affinity"),
+    ({"containers": [{"name": "m", "env": [{"name": "A", "$patch": "remove"}]}]},
+     "spec.containers[m].env[A]"),
+    ({"containers": [{"name": "m", "env": [{"$patch": "delete"}]}]},
+     "spec.containers[m].env[0]"),
+    ({"containers": [{"name": "m", "ports": [{"protocol": "UDP", "$patch": "delete"}]}]},
+     "spec.containers[m].ports[0]"),
+    ({"tolerations": [{"$patch": "delete"}]}, "spec.tolerations[0]"),
+    ({"volumes": [{"name": "a"}, {"$patch": "replace"}]}, "spec.volumes[1]"),
+    ({"containers": [{"name": "m", "command": ["a", {"$patch": "bogus"}]}]},
+     "spec.containers[m].command[1]"),
+    ({"$setElementOrder/containers": [{"name": "m"}]}, "spec.$setElementOrder/containers"),
+    ({"containers": ["main"]}, "spec.containers[0]"),
+])
+def test_malformed_directives_raise_merge_error_with_path_and_fix(higher: dict[str, Any],
+                                                                  field: str) -> None:
+    lower = containers({"name": "m", "ports": [{"containerPort": 1}]})
+    with pytest.raises(MergeError) as info:
+        merge(lower, higher)
+    assert info.value.field == field
+    assert info.value.fix
+
+
+def test_delete_in_a_set_list_is_rejected() -> None:
+    with pytest.raises(MergeError) as info:
+        merge({}, {"metadata": {"finalizers": [{"$patch": "delete", "value": "a"}]}}, root="")
+    assert info.value.field == "metadata.finalizers[0]"
+
+
+def test_merge_error_path_respects_root() -> None:
+    with pytest.raises(MergeError) as info:
+        merge({}, {"spec": {"affinity": {"$patch": "nope"}}}, root="")
+    assert info.value.field == "spec.affinity"
+    with pytest.raises(MergeError) as info:
+        clean({"a": [{"$patch": "nope"}]})
+    assert info.value.field == "a[0]"
+
+
+# ------------------------------------------------------------- purity and ownership
+
+
+def rich_spec(tag: str) -> dict[str, Any]:
+    return {"containers": [{"name": "main", "image": tag, "env": [{"name": "A", "value": tag}],
+                            "command": ["run", tag], "resources": {"limits": {"cpu": "1"}},
+                            "volumeMounts": [{"name": "v", "mountPath": "/v"}]},
+                           {"name": f"side-{tag}", "image": "s"}],
+            "volumes": [{"name": "v", "emptyDir": {}}],
+            "tolerations": [{"key": tag, "operator": "Exists"}],
+            "nodeSelector": {tag: tag}, "affinity": {"podAffinity": {"x": [tag]}}}
+
+
+def test_inputs_are_unchanged_and_output_shares_nothing() -> None:
+    lower, higher = rich_spec("a"), rich_spec("b")
+    higher["securityContext"] = {"$patch": "replace", "runAsUser": 1}
+    before = copy.deepcopy((lower, higher))
+    out = merge(lower, higher)
+    assert (lower, higher) == before
+    assert not set(mutable_ids(out)) & (set(mutable_ids(lower)) | set(mutable_ids(higher)))
+    # Merging onto nothing and nothing onto something copy too.
+    assert not set(mutable_ids(merge({}, higher))) & set(mutable_ids(higher))
+    assert not set(mutable_ids(merge(lower, {}))) & set(mutable_ids(lower))
+
+
+def test_merge_into_updates_target_and_copies_from_higher() -> None:
+    target = merge({}, rich_spec("a"))
+    higher = rich_spec("b")
+    before = copy.deepcopy(higher)
+    result = merge_into(target, higher)
+    assert result is target
+    assert target["containers"][0]["image"] == "b"
+    assert higher == before
+    assert not set(mutable_ids(target)) & set(mutable_ids(higher))
+    target["containers"][0]["env"].append({"name": "Z"})
+    target["tolerations"].clear()
+    assert higher == before
+
+
+def test_merge_equals_folding_with_merge_into() -> None:
+    layers = [rich_spec("a"), rich_spec("b"), rich_spec("c")]
+    acc: dict[str, Any] = {}
+    for layer in layers:
+        merge_into(acc, layer)
+    assert acc == merge(merge(layers[0], layers[1]), layers[2])
+
+
+def test_clean_removes_directives_and_nulls_and_copies() -> None:
+    value = {"a": None, "b": {"$patch": "replace", "c": 1, "d": None},
+             "e": [{"$patch": "replace"}, {"f": None, "g": 1}, None, {"$patch": "delete"}],
+             "h": {"$patch": "delete"}, "i": (1, 2)}
+    out = clean(value)
+    assert out == {"b": {"c": 1}, "e": [{"g": 1}], "i": [1, 2]}
+    assert not set(mutable_ids(out)) & set(mutable_ids(value))
+    assert clean("x") == "x"
+
+
+# --------------------------------------------------------------------- duplicate keys
+
+
+def test_duplicate_keys_reports_paths() -> None:
+    spec = {"containers": [{"name": "m", "env": [{"name": "FOO"}, {"name": "FOO"},
+                                                 {"name": "BAR"}]},
+                           {"name": "m"}],
+            "volumes": [{"name": "v"}, {"name": "w"}],
+            "tolerations": [{"key": "a"}, {"key": "a"}]}
+    assert duplicate_keys(spec) == ["spec.containers[m]", "spec.containers[0].env[FOO]"]
+    assert duplicate_keys({"spec": {"volumes": [{"name": "v"}, {"name": "v"}]}}, root="") == [
+        "spec.volumes[v]"]
+    ports = containers({"name": "m", "ports": [{"containerPort": 80},
+                                               {"containerPort": 80, "protocol": "TCP"},
+                                               {"containerPort": 80, "protocol": "UDP"}]})
+    assert duplicate_keys(ports) == ["spec.containers[0].ports[80,TCP]"]
+    deleting = {"volumes": [{"name": "v", "$patch": "delete"}, {"name": "v"}]}
+    assert duplicate_keys(deleting) == []
+    assert duplicate_keys({}) == []
+
+
+# ---------------------------------------------------------------------------- provenance
+
+
+def test_provenance_records_the_layer_of_every_leaf() -> None:
+    provenance: dict[str, str] = {}
+    acc: dict[str, Any] = {}
+    merge_into(acc, {"nodeSelector": {"gpu": "a100", "zone": "a"},
+                     "tolerations": [{"key": "spot", "operator": "Exists"}],
+                     "containers": [{"name": "pytorch", "image": "x", "command": ["a"],
+                                     "env": [{"name": "FOO", "value": "1"}],
+                                     "ports": [{"containerPort": 80}]}],
+                     "volumes": [{"name": "scratch", "emptyDir": {}}]},
+               layer="cluster", provenance=provenance)
+    merge_into(acc, {"nodeSelector": {"gpu": "h100"},
+                     "tolerations": [{"key": "gpu", "operator": "Exists"}],
+                     "containers": [{"name": "pytorch", "env": [{"name": "FOO", "value": "2"}],
+                                     "command": ["b"]}]},
+               layer="task", provenance=provenance)
+    assert provenance == {
+        "spec.nodeSelector.gpu": "task",
+        "spec.nodeSelector.zone": "cluster",
+        "spec.tolerations[0]": "cluster",
+        "spec.tolerations[1]": "task",
+        "spec.containers[pytorch].name": "task",
+        "spec.containers[pytorch].image": "cluster",
+        "spec.containers[pytorch].command": "task",
+        "spec.containers[pytorch].env[FOO].name": "task",
+        "spec.containers[pytorch].env[FOO].value": "task",
+        "spec.containers[pytorch].ports[80,TCP].containerPort": "cluster",
+        "spec.volumes[scratch].name": "cluster",
+        "spec.volumes[scratch].emptyDir": "cluster",
+    }
+
+
+def test_provenance_forgets_what_a_higher_layer_deletes() -> None:
+    provenance: dict[str, str] = {}
+    acc: dict[str, Any] = {}
+    merge_into(acc, {"nodeSelector": {"a": "1"}, "runtimeClassName": "x",
+                     "volumes": [{"name": "v", "emptyDir": {}}, {"name": "w", "emptyDir": {}}],
+                     "tolerations": [{"key": "a"}, {"key": "b"}, {"key": "c"}],
+                     "securityContext": {"runAsUser": 1, "fsGroup": 2}},
+               layer="one", provenance=provenance)
+    merge_into(acc, {"nodeSelector": None, "runtimeClassName": None,
+                     "volumes": [{"name": "v", "$patch": "delete"}],
+                     "tolerations": [{"$patch": "delete", "key": "b"}],
+                     "securityContext": {"$patch": "replace", "runAsNonRoot": True}},
+               layer="two", provenance=provenance)
+    assert acc["tolerations"] == [{"key": "a"}, {"key": "c"}]
+    assert provenance == {
+        "spec.volumes[w].name": "one",
+        "spec.volumes[w].emptyDir": "one",
+        "spec.tolerations[0]": "one",
+        "spec.tolerations[1]": "one",  # was [2]: indices follow the merged list
+        "spec.securityContext.runAsNonRoot": "two",
+    }
+
+
+def test_provenance_with_whole_template_root() -> None:
+    provenance: dict[str, str] = {}
+    merge({"metadata": {"labels": {"a": "1"}}}, {"metadata": {"labels": {"b": "2"}}},
+          root="", layer="hi", provenance=provenance)
+    assert provenance == {"metadata.labels.b": "hi"}
+
+
+def test_provenance_does_not_change_the_result() -> None:
+    lower, higher = rich_spec("a"), rich_spec("b")
+    assert merge(lower, higher, provenance={}, layer="x") == merge(lower, higher)
+
+
+def test_no_paths_are_built_without_provenance(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+
+    def spy(name: str, real: Any) -> Any:
+        def wrapper(*args: Any) -> Any:
+            calls.append(name)
+            return real(*args)
+        return wrapper
+
+    monkeypatch.setattr(MERGE, "join", spy("join", MERGE.join))
+    monkeypatch.setattr(MERGE, "render_key", spy("render_key", MERGE.render_key))
+    lower, higher = rich_spec("a"), rich_spec("b")
+    higher["volumes"].append({"name": "v", "$patch": "delete"})
+    merge(lower, higher)
+    assert calls == []
+    merge(lower, higher, provenance={})
+    assert calls  # the spy works: with provenance, paths are built
+
+
+# ------------------------------------------------------------ expand_container_aliases
+
+
+def expand(spec: dict[str, Any], *, primary: str = "main", alias: str | None = "primary",
+           names: tuple[str, ...] = ("main",), init: tuple[str, ...] = ()) -> dict[str, Any]:
+    return expand_container_aliases(spec, primary_name=primary, layer_primary_name=alias,
+                                    container_names=list(names), init_container_names=list(init))
+
+
+def test_primary_alias_is_renamed() -> None:
+    spec = containers({"name": "side", "image": "s"}, {"name": "primary", "image": "p"})
+    assert expand(spec)["containers"] == [{"name": "side", "image": "s"},
+                                          {"name": "main", "image": "p"}]
+    # Without an alias of its own (None) a container called "primary" is a sidecar.
+    assert expand(spec, alias=None) == spec
+
+
+def test_primary_alias_merges_over_a_literal_entry() -> None:
+    spec = containers({"name": "primary", "image": "alias", "env": [{"name": "A", "value": "a"}]},
+                      {"name": "main", "image": "literal", "args": ["x"],
+                       "env": [{"name": "A", "value": "l"}, {"name": "B", "value": "b"}]})
+    assert expand(spec)["containers"] == [
+        {"name": "main", "image": "alias", "args": ["x"],
+         "env": [{"name": "A", "value": "a"}, {"name": "B", "value": "b"}]}]
+
+
+def test_default_is_merged_beneath_every_container_and_creates_missing_ones() -> None:
+    spec = containers({"name": "log", "image": "l"},
+                      {"name": "default", "image": "d", "imagePullPolicy": "Always",
+                       "env": [{"name": "D", "value": "d"}, {"name": "X", "value": "d"}]},
+                      {"name": "primary", "env": [{"name": "X", "value": "p"}]})
+    out = expand(spec, names=("main", "log", "worker"))
+    assert out["containers"] == [
+        {"name": "log", "image": "l", "imagePullPolicy": "Always",
+         "env": [{"name": "D", "value": "d"}, {"name": "X", "value": "d"}]},
+        {"name": "main", "image": "d", "imagePullPolicy": "Always",
+         "env": [{"name": "D", "value": "d"}, {"name": "X", "value": "p"}]},
+        {"name": "worker", "image": "d", "imagePullPolicy": "Always",
+         "env": [{"name": "D", "value": "d"}, {"name": "X", "value": "d"}]}]
+
+
+def test_sidecars_outside_the_names_are_kept_as_is() -> None:
+    spec = containers({"name": "default", "image": "d"}, {"name": "proxy", "image": "p"})
+    assert expand(spec, names=("main",))["containers"] == [
+        {"name": "proxy", "image": "p"}, {"name": "main", "image": "d"}]
+
+
+def test_default_init_applies_to_init_containers_only() -> None:
+    spec = {"containers": [{"name": "main", "image": "m"}],
+            "initContainers": [{"name": "default-init", "resources": {"limits": {"cpu": "1"}}},
+                               {"name": "fetch", "image": "f"}]}
+    out = expand(spec, init=("fetch", "warm"))
+    assert out["containers"] == [{"name": "main", "image": "m"}]
+    assert out["initContainers"] == [
+        {"name": "fetch", "resources": {"limits": {"cpu": "1"}}, "image": "f"},
+        {"name": "warm", "resources": {"limits": {"cpu": "1"}}}]
+
+
+def test_expand_leaves_input_untouched_and_shares_nothing() -> None:
+    spec = containers({"name": "default", "env": [{"name": "A", "value": "1"}]},
+                      {"name": "primary", "image": "p"})
+    before = copy.deepcopy(spec)
+    out = expand(spec, names=("main", "other"))
+    assert spec == before
+    assert not set(mutable_ids(out)) & set(mutable_ids(spec))
+    out["containers"][0]["env"][0]["value"] = "changed"
+    assert out["containers"][1]["env"][0]["value"] == "1"
+
+
+def test_expanded_layer_keeps_directives_for_the_merge() -> None:
+    cluster = containers({"name": "main", "image": "c",
+                          "env": [{"name": "OLD", "value": "1"},
+                                  {"name": "SECRET", "valueFrom": {"secretKeyRef": {}}}]})
+    layer = containers({"name": "default", "env": [{"name": "SECRET", "$patch": "delete"}]},
+                       {"name": "primary", "env": [{"name": "SECRET", "value": "plain"},
+                                                   {"name": "OLD", "$patch": "delete"}]})
+    out = merge(cluster, expand(layer))
+    # default deletes SECRET, then the primary entry adds it fresh: no stale valueFrom.
+    assert env(out) == [{"name": "SECRET", "value": "plain"}]
+
+
+# ------------------------------------------------------------------------ property tests
+
+NAMES = st.sampled_from(["main", "side", "log", "proxy"])
+ENV_NAMES = st.sampled_from(["A", "B", "C", "D", "E"])
+SHORT = st.text(alphabet="abcxyz019-", max_size=4)
+
+
+def _port_key(port: dict[str, Any]) -> tuple[Any, Any]:
+    return port["containerPort"], port.get("protocol", "TCP")
+
+
+env_var = st.fixed_dictionaries(
+    {"name": ENV_NAMES},
+    optional={"value": SHORT,
+              "valueFrom": st.fixed_dictionaries({"fieldRef": st.fixed_dictionaries(
+                  {"fieldPath": st.sampled_from(["metadata.name", "status.podIP"])})})})
+port = st.fixed_dictionaries(
+    {"containerPort": st.sampled_from([80, 443, 8080])},
+    optional={"protocol": st.sampled_from(["TCP", "UDP"]), "name": SHORT})
+mount = st.fixed_dictionaries({"name": st.sampled_from(["data", "cache"]),
+                               "mountPath": st.sampled_from(["/data", "/cache", "/tmp"])},
+                              optional={"readOnly": st.booleans()})
+container = st.fixed_dictionaries(
+    {"name": NAMES},
+    optional={"image": SHORT,
+              "command": st.lists(SHORT, max_size=3),
+              "env": st.lists(env_var, max_size=4, unique_by=lambda e: e["name"]),
+              "ports": st.lists(port, max_size=3, unique_by=_port_key),
+              "volumeMounts": st.lists(mount, max_size=3, unique_by=lambda m: m["mountPath"]),
+              "resources": st.fixed_dictionaries({}, optional={
+                  "limits": st.dictionaries(st.sampled_from(["cpu", "memory"]),
+                                            st.sampled_from(["1", "2Gi", "500m"]))}),
+              "stdin": st.booleans()})
+volume = st.fixed_dictionaries(
+    {"name": st.sampled_from(["data", "cache", "shm"])},
+    optional={"emptyDir": st.fixed_dictionaries({}, optional={"medium": st.just("Memory")}),
+              "configMap": st.fixed_dictionaries({"name": SHORT})})
+toleration = st.fixed_dictionaries(
+    {"key": st.sampled_from(["spot", "gpu", "arm"])},
+    optional={"operator": st.sampled_from(["Exists", "Equal"]), "value": SHORT,
+              "effect": st.sampled_from(["NoSchedule", "NoExecute"])})
+pod_spec = st.fixed_dictionaries({}, optional={
+    "containers": st.lists(container, max_size=3, unique_by=lambda c: c["name"]),
+    "initContainers": st.lists(container, max_size=2, unique_by=lambda c: c["name"]),
+    "volumes": st.lists(volume, max_size=3, unique_by=lambda v: v["name"]),
+    "tolerations": st.lists(toleration, max_size=3,
+                          unique_by=lambda t: json.dumps(t, sort_keys=True)),
+    "nodeSelector": st.dictionaries(st.sampled_from(["pool", "zone", "gpu"]), SHORT,
+                                    max_size=3),
+    "hostNetwork": st.booleans(),
+    "terminationGracePeriodSeconds": st.integers(min_value=0, max_value=60),
+    "priorityClassName": SHORT,
+})
+
+PROPERTY = settings(max_examples=150, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@PROPERTY
+@given(pod_spec)
+def test_law_merge_with_empty_is_identity(x: dict[str, Any]) -> None:
+    assert merge(x, {}) == x
+
+
+@PROPERTY
+@given(pod_spec)
+def test_law_empty_merged_with_x_is_clean_x(x: dict[str, Any]) -> None:
+    assert merge({}, x) == clean(x) == x
+
+
+@PROPERTY
+@given(pod_spec)
+def test_law_merge_is_idempotent(x: dict[str, Any]) -> None:
+    assert merge(x, x) == x
+
+
+@PROPERTY
+@given(pod_spec, pod_spec)
+def test_law_no_duplicate_keys_and_inputs_untouched(a: dict[str, Any],
+                                                    b: dict[str, Any]) -> None:
+    before = copy.deepcopy((a, b))
+    out = merge(a, b)
+    assert duplicate_keys(out) == []
+    assert (a, b) == before
+    assert not set(mutable_ids(out)) & (set(mutable_ids(a)) | set(mutable_ids(b)))
+
+
+@PROPERTY
+@given(pod_spec, pod_spec)
+def test_law_higher_scalars_win_and_lower_containers_survive(a: dict[str, Any],
+                                                             b: dict[str, Any]) -> None:
+    out = merge(a, b)
+    for key in ("hostNetwork", "terminationGracePeriodSeconds", "priorityClassName"):
+        if key in b:
+            assert out[key] == b[key]
+        elif key in a:
+            assert out[key] == a[key]
+    names = [c["name"] for c in out.get("containers", [])]
+    expected = list(dict.fromkeys(c["name"] for c in a.get("containers", []) + b.get(
+        "containers", [])))
+    assert names == expected
+
+
+@PROPERTY
+@given(pod_spec, pod_spec, st.lists(ENV_NAMES, max_size=3),
+       st.lists(st.sampled_from(["data", "cache", "shm"]), max_size=2))
+def test_law_deletes_remove_and_no_directive_survives(a: dict[str, Any], b: dict[str, Any],
+                                                      env_deletes: list[str],
+                                                      volume_deletes: list[str]) -> None:
+    higher = copy.deepcopy(b)
+    higher.setdefault("volumes", [])
+    higher["volumes"] = [{"name": n, "$patch": "delete"} for n in volume_deletes] + [
+        v for v in higher["volumes"] if v["name"] not in volume_deletes]
+    for c in higher.get("containers", []):
+        c["env"] = [{"name": n, "$patch": "delete"} for n in env_deletes] + [
+            e for e in c.get("env", []) if e["name"] not in env_deletes]
+    out = merge(a, higher)
+    assert not has_directive(out)
+    assert duplicate_keys(out) == []
+    assert not {v["name"] for v in out.get("volumes", [])} & set(volume_deletes)
+    for c in higher.get("containers", []):
+        merged = next(o for o in out["containers"] if o["name"] == c["name"])
+        assert not {e["name"] for e in merged.get("env", [])} & set(env_deletes)
+
+
+KEYED = {
+    "containers": lambda item: item["name"],
+    "initContainers": lambda item: item["name"],
+    "env": lambda item: item["name"],
+    "volumes": lambda item: item["name"],
+    "volumeMounts": lambda item: item["mountPath"],
+    "ports": lambda item: f"{item['containerPort']},{item.get('protocol', 'TCP')}",
+}
+
+
+def leaf_paths(value: Any, path: str = "spec") -> Iterator[str]:
+    """Concrete paths of the leaves of a generated spec, as provenance names them
+    (tolerations, a union recorded by index, are checked separately)."""
+    field = path.rsplit(".", 1)[-1]
+    if isinstance(value, dict):
+        if not value and path != "spec":
+            yield path  # an empty object is a value (the root is not)
+        for key, sub in value.items():
+            yield from leaf_paths(sub, f"{path}.{key}")
+    elif isinstance(value, list) and field in KEYED:
+        for item in value:
+            yield from leaf_paths(item, f"{path}[{KEYED[field](item)}]")
+    elif field != "tolerations":
+        yield path  # plain values and atomic lists
+
+
+@PROPERTY
+@given(pod_spec, pod_spec)
+def test_law_provenance_names_the_layer_of_every_output_leaf(a: dict[str, Any],
+                                                             b: dict[str, Any]) -> None:
+    provenance: dict[str, str] = {}
+    acc: dict[str, Any] = {}
+    merge_into(acc, a, layer="a", provenance=provenance)
+    merge_into(acc, b, layer="b", provenance=provenance)
+    assert acc == merge(a, b)
+    set_by_b = set(leaf_paths(b))
+    expected = {path: "b" if path in set_by_b else "a" for path in leaf_paths(acc)}
+    for pos, toleration in enumerate(acc.get("tolerations", [])):
+        from_b = toleration in b.get("tolerations", [])
+        expected[f"spec.tolerations[{pos}]"] = "b" if from_b else "a"
+    assert provenance == expected
