@@ -1,0 +1,68 @@
+"""Hook implementations of the ``spark`` task type (entry point ``podtemplate: spark``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from podtemplate import PodTemplate, RenderContext, RoleSpec, Task, TaskType, hookimpl
+
+from .application import application_for, check_task, config_of
+from .build import API_VERSION, KIND, build_application
+from .check import template_problems
+from .config import ROLE_NAMES, SparkRole
+from .roles import role_spec
+from .task import SparkApplicationTask
+
+TASK_TYPE = TaskType(
+    name="spark", distribution="podtemplate-spark", kind=KIND, api_version=API_VERSION,
+    crd_file="sparkoperator.k8s.io_sparkapplications.yaml",
+    description="a Spark application (driver and executors) as a Kubeflow Spark Operator "
+    "SparkApplication")
+
+
+@hookimpl
+def podtemplate_add_task_types() -> Sequence[TaskType]:
+    return [TASK_TYPE]
+
+
+@hookimpl
+def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec] | None:
+    if task.task_type != TASK_TYPE.name:
+        return None
+    config = config_of(task)
+    check_task(task)
+    application_for(task, config, context)  # fail before resolving any pod
+    return [role_spec(name, config.role(name)) for name in ROLE_NAMES]
+
+
+@hookimpl
+def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
+                                pods: Mapping[str, dict[str, Any]],
+                                context: RenderContext) -> list[dict[str, Any]] | None:
+    if task.task_type != TASK_TYPE.name:
+        return None
+    return [build_application(task, pods, context)]
+
+
+@hookimpl
+def podtemplate_check_manifest(task: Task, manifest: Mapping[str, Any],
+                               context: RenderContext) -> Sequence[str] | None:
+    if task.task_type != TASK_TYPE.name:
+        return None
+    return template_problems(manifest)
+
+
+@hookimpl
+def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
+                                 pod_template_name: str | None,
+                                 role_templates: Mapping[str, PodTemplate]) -> Task | None:
+    if task_type != TASK_TYPE.name:
+        return None
+    return SparkApplicationTask(
+        name="sample-spark", image="apache/spark:3.5.5",
+        main_application_file="local:///opt/spark/examples/jars/spark-examples.jar",
+        main_class="org.apache.spark.examples.SparkPi", arguments=["100"],
+        driver=SparkRole(pod_template=role_templates.get("driver")),
+        executor=SparkRole(pod_template=role_templates.get("executor"), replicas=2),
+        pod_template=pod_template, pod_template_name=pod_template_name)
