@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from pydantic import model_validator
+from pydantic import ValidationInfo, model_validator
 
 from .errors import DefinitionError, InvalidNameError, PodTemplateError, TemplateFileError
 from .names import check_dns1123_label, check_env_name, check_label_key, check_label_value
@@ -213,10 +213,13 @@ class ConfigModel(BaseModel):
 class Role(ConfigModel):
     """One pod role of a distributed task type (PyTorch ``worker``, Dask ``scheduler``...).
 
-    Its ``pod_template`` is layer 5 and its settings layer 6 of DESIGN §4, on top of the
-    task's own template and settings. ``interruptible`` None inherits the task's.
+    Its templates are layer 5 and its settings layer 6 of DESIGN §4, on top of the
+    task's own template and settings: ``pod_template_name`` names a cluster template
+    (looked up like the task's; it must exist), ``pod_template`` is merged over it.
+    ``interruptible`` None inherits the task's.
     """
 
+    pod_template_name: str | None = None
     pod_template: PodTemplate | None = None
     image: str | None = None
     requests: Resources | None = None
@@ -225,11 +228,11 @@ class Role(ConfigModel):
     replicas: int | None = None
     interruptible: bool | None = None
 
-    @field_validator("image")
+    @field_validator("image", "pod_template_name")
     @classmethod
-    def _image(cls, value: str | None) -> str | None:
+    def _not_blank(cls, value: str | None, info: ValidationInfo) -> str | None:
         if value is not None and not value.strip():
-            raise ValueError("image must not be empty")
+            raise ValueError(f"{info.field_name} must not be empty")
         return value
 
     @field_validator("env")
@@ -241,5 +244,6 @@ class Role(ConfigModel):
     @model_validator(mode="after")
     def _replicas(self) -> Role:
         if self.replicas is not None and self.replicas < 1:
-            raise ValueError(f"replicas must be at least 1, got {self.replicas}")
+            raise DefinitionError(f"Role: replicas must be at least 1, got {self.replicas}",
+                                  field="replicas", fix="set replicas >= 1")
         return self

@@ -15,7 +15,7 @@ from .roles import RoleSpec
 from .store import find_template
 from .task import Task
 
-__all__ = ["resolve_pod", "cluster_template", "task_layers", "SYSTEM_LABELS"]
+__all__ = ["resolve_pod", "cluster_template", "named_template", "task_layers", "SYSTEM_LABELS"]
 
 SYSTEM_LABELS = ("podtemplate.io/task", "podtemplate.io/task-type", "podtemplate.io/role")
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
@@ -24,23 +24,30 @@ _MAGIC = {"default", "default-init"}
 
 def cluster_template(task: Task, context: RenderContext) -> tuple[str, PodTemplate] | None:
     """Layer 1: the task's named template, else the platform default, else None."""
-    platform = context.platform
-    name = task.pod_template_name or platform.default_template
+    name = task.pod_template_name or context.platform.default_template
     if name is None:
         return None
-    key = f"cluster:{name}"
-    if key not in context.cache:
-        try:
-            found = find_template(context.store, name, platform.lookup_namespaces,
-                                  required=task.pod_template_name is not None)
-        except PodTemplateError as error:
-            raise error.located(task=task.name) from None
-        context.cache[key] = found
-    found = context.cache[key]
+    try:
+        found = named_template(name, context, required=task.pod_template_name is not None)
+    except PodTemplateError as error:
+        raise error.located(task=task.name) from None
     if found is None:
         return None
     namespace, template = found
     return f"cluster template {namespace}/{name}", template
+
+
+def named_template(name: str, context: RenderContext, *, required: bool
+                   ) -> tuple[str, PodTemplate] | None:
+    """``(namespace, template)`` of the cluster template ``name``, looked up once per
+    render; a required template that is missing is an error naming what exists."""
+    key = f"cluster:{name}"
+    if key not in context.cache or (required and context.cache[key] is None):
+        context.cache[key] = find_template(context.store, name,
+                                           context.platform.lookup_namespaces,
+                                           required=required)
+    found: tuple[str, PodTemplate] | None = context.cache[key]
+    return found
 
 
 def _interruptible(task: Task, role_spec: RoleSpec) -> bool:
@@ -80,6 +87,10 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
         layers.append(layer)
     role = role_spec.role
     if role is not None:
+        named = role.pod_template_name and _role_named_template(
+            role.pod_template_name, role_spec.name, context)
+        if named:
+            layers.append(named)
         if role.pod_template is not None:
             layers.append(template_layer(f"role template ({role_spec.name})", role.pod_template))
         settings = settings_layer(f"role settings ({role_spec.name})", primary=primary,
@@ -88,6 +99,20 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
         if settings is not None:
             layers.append(settings)
     return layers
+
+
+def _role_named_template(name: str, role: str, context: RenderContext) -> Layer | None:
+    """Layer 5a: the cluster template a role names (before the role's inline template)."""
+    try:
+        found = named_template(name, context, required=True)
+    except PodTemplateError as error:
+        error.field = f"task_config.{role}.pod_template_name"
+        raise error.located() from None
+    if found is None:  # a required template is never missing without an error
+        return None
+    namespace, template = found
+    return template_layer(f"role cluster template ({role}) {namespace}/{name}", template,
+                          alias="primary")
 
 
 def _container_names(layers: list[Layer], primary: str, list_name: str) -> list[str]:

@@ -1,0 +1,74 @@
+"""Assemble the ``kubeflow.org/v1 PyTorchJob`` from the resolved role pods."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from podtemplate import DefinitionError, RenderContext, RoleSpec, Task, object_metadata, place
+
+from .config import CONTAINER_NAME, PyTorch
+from .roles import PORT, PORT_NAME, SHM_PATH, SHM_VOLUME, config_of
+
+__all__ = ["API_VERSION", "DEFAULT_RESTART_POLICY", "KIND", "build_job"]
+
+API_VERSION = "kubeflow.org/v1"
+KIND = "PyTorchJob"
+# The operator's own default, written out so the rendered job shows what will run.
+DEFAULT_RESTART_POLICY = "OnFailure"
+
+
+def build_job(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> dict[str, Any]:
+    """One PyTorchJob holding every role's pod as it was resolved."""
+    config = config_of(task)
+    manifest: dict[str, Any] = {"apiVersion": API_VERSION, "kind": KIND,
+                                "metadata": object_metadata(task, context), "spec": {}}
+    for role in roles:
+        pod = pods[role.name]
+        _check_operator_fields(pod, config, role.name)
+        place(manifest, role.template_path.removesuffix(".template"),
+              _replica(pod, _replicas(config, role.name)))
+    spec = manifest["spec"]
+    if config.run_policy is not None:
+        spec["runPolicy"] = config.run_policy.to_k8s()
+    if config.elastic is not None:
+        spec["elasticPolicy"] = config.elastic.to_k8s()
+        if config.elastic.nproc_per_node is not None:
+            spec["nprocPerNode"] = str(config.elastic.nproc_per_node)
+    return manifest
+
+
+def _replicas(config: PyTorch, role: str) -> int:
+    return config.worker_replicas() if role == "worker" else 1
+
+
+def _replica(pod: dict[str, Any], replicas: int) -> dict[str, Any]:
+    """A replica spec. The operator copies the replica's restartPolicy onto its pods, so
+    the pod's own restartPolicy (from any template) is the replica's, and both agree."""
+    restart = pod["spec"].setdefault("restartPolicy", DEFAULT_RESTART_POLICY)
+    return {"replicas": replicas, "restartPolicy": restart, "template": pod}
+
+
+def _check_operator_fields(pod: Mapping[str, Any], config: PyTorch, role: str) -> None:
+    """What a merge cannot settle: two items under different keys that the operator or
+    Kubernetes would take as one."""
+    container = next(c for c in pod["spec"]["containers"] if c["name"] == CONTAINER_NAME)
+    named = [p for p in container.get("ports") or () if p.get("name") == PORT_NAME]
+    if len(named) > 1:
+        other = next(p for p in named if (p["containerPort"], p.get("protocol", "TCP"))
+                     != (PORT, "TCP"))
+        key = f"{other['containerPort']},{other.get('protocol', 'TCP')}"
+        raise DefinitionError(
+            f"a template names port {key} {PORT_NAME!r}, but that name belongs to the "
+            f"operator's port {PORT},TCP", role=role,
+            field=f"spec.containers[{CONTAINER_NAME}].ports[{key}].name",
+            fix="remove that port or give it another name")
+    if config.shm_size:
+        volume = next(v for v in pod["spec"]["volumes"] if v["name"] == SHM_VOLUME)
+        if set(volume) != {"name", "emptyDir"}:
+            raise DefinitionError(
+                f"volume {SHM_VOLUME!r} from a template is not an emptyDir, but shm_size "
+                f"mounts a memory-backed emptyDir named {SHM_VOLUME!r} at {SHM_PATH}",
+                role=role, field=f"spec.volumes[{SHM_VOLUME}]",
+                fix=f"rename that volume, or drop shm_size and mount your own at {SHM_PATH}")

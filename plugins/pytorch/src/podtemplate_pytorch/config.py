@@ -1,0 +1,186 @@
+"""The ``task_config`` of a PyTorch task: ``PyTorch``, ``RunPolicy`` and ``Elastic``.
+
+Everything the Training Operator would reject is rejected here, when the task is defined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, ClassVar, Literal
+
+from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
+from podtemplate.names import check_quantity, parse_quantity
+from pydantic import Field, field_validator, model_validator
+
+__all__ = ["CONTAINER_NAME", "Elastic", "PyTorch", "RunPolicy", "check_primary_name"]
+
+# The Training Operator finds the training container of every replica by this name.
+CONTAINER_NAME = "pytorch"
+_INT32_MAX = 2**31 - 1
+
+Count = Annotated[int, Field(strict=True, ge=1, le=_INT32_MAX)]
+NonNegative = Annotated[int, Field(strict=True, ge=0, le=_INT32_MAX)]
+_NPROC_WORDS = ("auto", "cpu", "gpu")
+
+
+class RunPolicy(ConfigModel):
+    """``spec.runPolicy`` of the PyTorchJob: what happens to the job and its pods.
+
+    - ``clean_pod_policy``: which pods to delete when the job ends: ``"None"``,
+      ``"Running"`` or ``"All"``.
+    - ``backoff_limit``: retries before the job is marked failed.
+    - ``active_deadline_seconds``: how long the job may run before it is stopped.
+    - ``ttl_seconds_after_finished``: when a finished job is deleted.
+    """
+
+    clean_pod_policy: Literal["None", "Running", "All"] | None = None
+    backoff_limit: NonNegative | None = None
+    active_deadline_seconds: Annotated[int, Field(strict=True, ge=1)] | None = None
+    ttl_seconds_after_finished: NonNegative | None = None
+
+    def to_k8s(self) -> dict[str, Any]:
+        fields = {
+            "cleanPodPolicy": self.clean_pod_policy,
+            "backoffLimit": self.backoff_limit,
+            "activeDeadlineSeconds": self.active_deadline_seconds,
+            "ttlSecondsAfterFinished": self.ttl_seconds_after_finished,
+        }
+        return {key: value for key, value in fields.items() if value is not None}
+
+
+class Elastic(ConfigModel):
+    """An elastic job (``spec.elasticPolicy``): workers only, between ``min_replicas`` and
+    ``max_replicas``, joined by torchrun's rendezvous. The workers run the task function
+    under ``torchrun``, which reads the rendezvous settings the operator passes in.
+
+    ``nproc_per_node`` (processes per pod: a number, ``"auto"``, ``"cpu"`` or ``"gpu"``)
+    becomes ``spec.nprocPerNode``; ``max_restarts`` is torchrun's restart budget.
+    """
+
+    min_replicas: Count
+    max_replicas: Count
+    nproc_per_node: Count | Literal["auto", "cpu", "gpu"] | None = None
+    rdzv_backend: Literal["c10d", "etcd", "etcd-v2"] = "c10d"
+    max_restarts: NonNegative | None = None
+
+    @field_validator("nproc_per_node", mode="before")
+    @classmethod
+    def _nproc(cls, value: Any) -> Any:
+        if value is None or value in _NPROC_WORDS or (
+                type(value) is int and 1 <= value <= _INT32_MAX):
+            return value
+        raise DefinitionError(
+            f"nproc_per_node must be a positive number, 'auto', 'cpu' or 'gpu', got {value!r}",
+            field="task_config.elastic.nproc_per_node",
+            fix="give the processes per pod, e.g. nproc_per_node=8 or 'gpu' (one per GPU)")
+
+    @model_validator(mode="after")
+    def _min_not_above_max(self) -> Elastic:
+        if self.min_replicas > self.max_replicas:
+            raise DefinitionError(
+                f"min_replicas ({self.min_replicas}) is greater than max_replicas "
+                f"({self.max_replicas})", field="task_config.elastic.min_replicas",
+                fix="set min_replicas <= max_replicas")
+        return self
+
+    def to_k8s(self) -> dict[str, Any]:
+        policy: dict[str, Any] = {"minReplicas": self.min_replicas,
+                                  "maxReplicas": self.max_replicas,
+                                  "rdzvBackend": self.rdzv_backend}
+        if self.max_restarts is not None:
+            policy["maxRestarts"] = self.max_restarts
+        return policy
+
+
+class PyTorch(ConfigModel):
+    """Distributed PyTorch as a Kubeflow ``PyTorchJob`` (Training Operator v1).
+
+    ``master`` and ``worker`` are :class:`podtemplate.Role` configs, each resolved on its
+    own over the task's template and settings. ``worker.replicas`` is the number of
+    workers (default 1; with ``elastic``, ``min_replicas``). A job without ``elastic``
+    also runs exactly one master, rank 0. ``shm_size`` mounts a memory-backed emptyDir of
+    that size at /dev/shm in every replica (PyTorch data loaders need more than the
+    64Mi default).
+    """
+
+    task_type: ClassVar[str] = "pytorch"
+
+    master: Role | None = None
+    worker: Role | None = None
+    run_policy: RunPolicy | None = None
+    elastic: Elastic | None = None
+    shm_size: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_workers_shortcut(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and "workers" in data:
+            raise DefinitionError("PyTorch has no argument 'workers'", field="task_config.workers",
+                                  fix=f"give the count as worker=Role(replicas={data['workers']})")
+        return data
+
+    @field_validator("shm_size", mode="before")
+    @classmethod
+    def _shm_size(cls, value: Any) -> str | None:
+        if value is None:
+            return None
+        size = check_quantity(value, field="task_config.shm_size")
+        if parse_quantity(size) <= 0:
+            raise DefinitionError(f"shm_size must be positive, got {size!r}",
+                                  field="task_config.shm_size", fix='give a size such as "8Gi"')
+        return size
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PyTorch:
+        if self.master is not None and self.master.replicas not in (None, 1):
+            raise DefinitionError(
+                f"master replicas must be 1, got {self.master.replicas}",
+                field="task_config.master.replicas",
+                fix="drop replicas from the master role; scale with worker=Role(replicas=N)")
+        if self.elastic is not None:
+            self._check_elastic(self.elastic)
+        for name, role in (("master", self.master), ("worker", self.worker)):
+            if role is not None and role.pod_template is not None:
+                check_primary_name(role.pod_template, f"task_config.{name}.pod_template")
+        return self
+
+    def _check_elastic(self, elastic: Elastic) -> None:
+        if self.master is not None:
+            raise DefinitionError(
+                "an elastic job has no master role", field="task_config.master",
+                fix="drop master=...: elastic workers meet through rendezvous, or drop elastic")
+        replicas = self.worker.replicas if self.worker is not None else None
+        if replicas is not None and not elastic.min_replicas <= replicas <= elastic.max_replicas:
+            raise DefinitionError(
+                f"worker replicas {replicas} is outside the elastic range "
+                f"{elastic.min_replicas}..{elastic.max_replicas}",
+                field="task_config.worker.replicas",
+                fix="set replicas between min_replicas and max_replicas, or leave it unset")
+
+    def worker_replicas(self) -> int:
+        """How many workers the job starts with."""
+        if self.worker is not None and self.worker.replicas is not None:
+            return self.worker.replicas
+        return self.elastic.min_replicas if self.elastic is not None else 1
+
+    def max_workers(self) -> int:
+        """The most workers the job can ever have (names must fit them all)."""
+        return self.elastic.max_replicas if self.elastic is not None else self.worker_replicas()
+
+
+def check_primary_name(template: PodTemplate, field: str) -> None:
+    """Reject a template holding both its own primary container and a separate
+    ``pytorch`` container: both would become the operator's one ``pytorch`` container.
+
+    A primary container with another name alone is fine: it is renamed to ``pytorch``
+    (the operator's name wins) and the render warns.
+    """
+    alias = template.primary_container_name
+    names = [c.get("name") for c in template.pod_spec.get("containers") or ()]
+    if alias != CONTAINER_NAME and alias in names and CONTAINER_NAME in names:
+        raise DefinitionError(
+            f"the template's primary container {alias!r} and its container "
+            f"{CONTAINER_NAME!r} would both become the operator's {CONTAINER_NAME!r} container",
+            field=f"{field}.containers[{CONTAINER_NAME}]",
+            fix=f"merge the two into one container named {CONTAINER_NAME!r} "
+            f"(primary_container_name={CONTAINER_NAME!r}), or rename the other one")

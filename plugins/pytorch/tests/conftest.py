@@ -1,0 +1,78 @@
+"""Fixtures of the pytorch plugin's tests: rendering with full validation.
+
+Every PyTorchJob a test renders is validated against the operator's real CRD schema (the
+kit's validator, podtemplate.testing) and each of its pod templates strictly against the
+kubernetes client models.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from podtemplate import Platform, Task, render
+from podtemplate.plugins import build_plugin_manager
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Load the podtemplate.testing plugin. Not with ``pytest_plugins``: pytest refuses it
+    outside a top-level conftest, which this one is not when every test path runs."""
+    if not config.pluginmanager.has_plugin("podtemplate.testing"):
+        config.pluginmanager.import_plugin("podtemplate.testing")
+
+
+CRD_FILE = "kubeflow.org_pytorchjobs.yaml"
+
+
+def assert_valid_job(job: Mapping[str, Any]) -> None:
+    """A PyTorchJob valid against the operator's CRD (read from the shared schemas; the
+    test skips when they are absent), with every pod template valid strictly."""
+    from podtemplate.testing import assert_valid_custom_resource, assert_valid_pod_template
+
+    assert job["apiVersion"] == "kubeflow.org/v1" and job["kind"] == "PyTorchJob"
+    assert_valid_custom_resource(job, CRD_FILE)
+    for replica in job["spec"]["pytorchReplicaSpecs"].values():
+        assert_valid_pod_template(replica["template"])
+
+
+@pytest.fixture(scope="session")
+def plugin_manager():  # type: ignore[no-untyped-def]
+    return build_plugin_manager()
+
+
+@pytest.fixture
+def templates_dir(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
+    """A template folder holding the given ``{file name: YAML text}``."""
+
+    def make(files: dict[str, str]) -> Path:
+        folder = tmp_path / "templates"
+        folder.mkdir(exist_ok=True)
+        for name, text in files.items():
+            (folder / name).write_text(textwrap.dedent(text))
+        return folder
+
+    return make
+
+
+@pytest.fixture
+def check_job() -> Callable[[Mapping[str, Any]], None]:
+    """``check_job(job)`` asserts ``job`` is a valid PyTorchJob (see :func:`assert_valid_job`)."""
+    return assert_valid_job
+
+
+@pytest.fixture
+def render_jobs(plugin_manager):  # type: ignore[no-untyped-def]
+    """Render tasks; every manifest must be a valid PyTorchJob."""
+
+    def run(tasks: Task | list[Task], platform: Platform | None = None, **kwargs: Any
+            ) -> list[dict[str, Any]]:
+        manifests = render(tasks, platform=platform or Platform(defaultImage="python:3.11"),
+                           plugin_manager=plugin_manager, **kwargs)
+        for manifest in manifests:
+            assert_valid_job(manifest)
+        return manifests
+
+    return run

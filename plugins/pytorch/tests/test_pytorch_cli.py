@@ -1,0 +1,98 @@
+"""`podtemplate render` of PyTorch tasks: the examples, and bad input (exit 2, nothing
+written)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from podtemplate.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
+
+
+def render_cli(*args: str) -> Any:
+    return CliRunner().invoke(main, ["render", *args], catch_exceptions=False)
+
+
+def test_examples_render_one_valid_job_per_task(check_job) -> None:  # type: ignore[no-untyped-def]
+    result = render_cli(str(EXAMPLES / "pytorch_tasks.py"), "--platform",
+                        str(EXAMPLES / "platform.yaml"))
+    assert result.exit_code == 0, result.output
+    jobs = [d for d in yaml.safe_load_all(result.stdout) if d]
+    assert [(j["kind"], j["metadata"]["name"]) for j in jobs] == [
+        ("PyTorchJob", "train-resnet"), ("PyTorchJob", "finetune-elastic")]
+    for job in jobs:
+        check_job(job)
+        assert job["metadata"]["namespace"] == "ml-team"
+    train = jobs[0]["spec"]["pytorchReplicaSpecs"]
+    worker, master = train["Worker"]["template"]["spec"], train["Master"]["template"]["spec"]
+    # The workers' named GPU template is theirs alone.
+    assert worker["nodeSelector"] == {"nvidia.com/gpu.product": "NVIDIA-A100-SXM4-80GB"}
+    assert worker["priorityClassName"] == "gpu-high"
+    assert "nodeSelector" not in master and master["priorityClassName"] == "batch-default"
+    assert "nvidia.com/gpu" in worker["containers"][0]["resources"]["limits"]
+    assert "nvidia.com/gpu" not in master["containers"][0]["resources"].get("limits", {})
+    assert [c["name"] for c in worker["containers"]] == ["pytorch", "uploader"]
+
+
+def write_module(folder: Path, body: str) -> Path:
+    path = folder / f"jobs_{folder.name.replace('-', '_')}.py"
+    header = "from podtemplate import PodTemplate, Role, task\n" \
+             "from podtemplate_pytorch import Elastic, PyTorch\n"
+    path.write_text(header + textwrap.dedent(body))
+    return path
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ("""
+     @task(image="t:1", task_config=PyTorch(master=Role(),
+           elastic=Elastic(min_replicas=1, max_replicas=2)))
+     def train() -> None: ...
+     """, "task_config.master: an elastic job has no master role"),
+    ("""
+     @task(image="t:1", task_config=PyTorch(elastic=Elastic(min_replicas=3, max_replicas=2)))
+     def train() -> None: ...
+     """, "min_replicas (3) is greater than max_replicas (2)"),
+    ("""
+     @task(image="t:1", task_config=PyTorch(worker=Role(replicas=0)))
+     def train() -> None: ...
+     """, "replicas must be at least 1, got 0"),
+    ("""
+     @task(image="t:1", task_config=PyTorch(worker=Role(pod_template=PodTemplate(
+           {"containers": [{"name": "main"}, {"name": "pytorch"}]},
+           primary_container_name="main"))))
+     def train() -> None: ...
+     """, "would both become the operator's 'pytorch' container"),
+    ("""
+     @task(name="2nd-try", image="t:1", task_config=PyTorch())
+     def train() -> None: ...
+     """, "task '2nd-try', name: a PyTorchJob name must start with a letter"),
+])
+def test_bad_input_exits_2_and_writes_nothing(tmp_path: Path, body: str, words: str) -> None:
+    module = write_module(tmp_path, body)
+    output = tmp_path / "out"
+    result = render_cli(str(module), "--output", str(output))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and words in lines[0], lines
+    assert "fix:" in lines[0] and "Traceback" not in result.output
+    assert not output.exists() or not any(output.iterdir())
+
+
+def test_renamed_primary_warns_on_stderr(tmp_path: Path) -> None:
+    module = write_module(tmp_path, """
+        @task(image="t:1", pod_template=PodTemplate({"containers": [{"name": "main"}]},
+              primary_container_name="main"), task_config=PyTorch())
+        def train() -> None: ...
+        """)
+    result = render_cli(str(module))
+    assert result.exit_code == 0, result.stderr
+    assert "primary container 'main' is renamed to 'pytorch'" in result.stderr
+    job = yaml.safe_load(result.stdout)
+    assert job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]["spec"]["containers"][0][
+        "name"] == "pytorch"
