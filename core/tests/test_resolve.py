@@ -7,8 +7,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import pytest
-from podtemplate.testing import container, env_of
-
 from podtemplate import (
     ConfigModel,
     FieldDecl,
@@ -23,9 +21,11 @@ from podtemplate import (
     object_metadata,
     place,
     render,
+    resolve_pod,
     task,
 )
 from podtemplate.plugins import build_plugin_manager
+from podtemplate.testing import container, env_of
 
 CLUSTER = """
 apiVersion: v1
@@ -419,8 +419,8 @@ def test_operator_layer_wins_and_renames_primary() -> None:
 
 
 def test_provenance_names_the_layer_of_each_value(platform) -> None:  # type: ignore[no-untyped-def]
-    from podtemplate.render import make_context
     from podtemplate.plugins import define_roles
+    from podtemplate.render import make_context
     from podtemplate.resolve import resolve_pod
 
     @task(pod_template_name="base", env={"FOO": "2"})
@@ -434,3 +434,30 @@ def test_provenance_names_the_layer_of_each_value(platform) -> None:  # type: ig
     assert provenance["spec.containers[primary].env[CLUSTER].value"] == \
         "cluster template platform/base"
     assert provenance["spec.containers[primary].command"] == "operator (python)"
+
+
+def test_scheduling_role_takes_placement_but_no_task_resources(templates_dir) -> None:  # type: ignore[no-untyped-def]
+    from podtemplate.render import make_context
+
+    folder = templates_dir({"gpu.yaml": """
+        kind: PodTemplate
+        metadata: {name: gpu}
+        template:
+          spec:
+            nodeSelector: {pool: gpu}
+            containers:
+              - {name: primary, resources: {limits: {nvidia.com/gpu: "1"}}}
+        """})
+    context = make_context(platform=Platform(templates=folder, defaultImage="python:3.11"))
+
+    @task(pod_template_name="gpu", requests=Resources(cpu="8", gpu=1),
+          pod_template=PodTemplate({"tolerations": [{"key": "gpu", "operator": "Exists"}],
+                                    "hostIPC": True}))
+    def job() -> None: ...
+
+    helper = RoleSpec(name="helper", template_path="", inherit="scheduling")
+    pod = resolve_pod(job, helper, context)
+    assert pod["spec"]["nodeSelector"] == {"pool": "gpu"}
+    assert pod["spec"]["tolerations"] == [{"key": "gpu", "operator": "Exists"}]
+    assert "hostIPC" not in pod["spec"]
+    assert "resources" not in pod["spec"]["containers"][0]

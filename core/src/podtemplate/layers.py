@@ -10,7 +10,14 @@ from typing import Any
 from .model import PodTemplate, Resources, normalize_env
 from .roles import SCHEDULING_FIELDS
 
-__all__ = ["Layer", "template_layer", "settings_layer", "scheduling_only", "resources_fragment"]
+__all__ = [
+    "Layer",
+    "resources_fragment",
+    "scheduling_only",
+    "settings_layer",
+    "template_layer",
+    "without_task_resources",
+]
 
 
 @dataclass(frozen=True)
@@ -74,3 +81,19 @@ def scheduling_only(layer: Layer) -> Layer:
     if "metadata" in layer.fragment:
         fragment["metadata"] = layer.fragment["metadata"]
     return Layer(f"{layer.label} (scheduling fields)", fragment, layer.primary_alias)
+
+
+def without_task_resources(layer: Layer) -> Layer:
+    """A cluster template layer for a scheduling-only role: the ``resources`` its primary
+    (and ``default``) container would give the task are dropped, so a GPU template does
+    not make a helper pod such as a job submitter request a GPU."""
+    spec = layer.fragment.get("spec") or {}
+    task_names = {layer.primary_alias, "default"}
+    containers = [
+        {k: v for k, v in c.items() if k != "resources"} if c.get("name") in task_names else c
+        for c in spec.get("containers") or ()
+    ]
+    if not containers:
+        return layer
+    return Layer(layer.label, {**layer.fragment, "spec": {**spec, "containers": containers}},
+                 layer.primary_alias)

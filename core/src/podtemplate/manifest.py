@@ -47,10 +47,19 @@ def place(manifest: dict[str, Any], path: str, value: Any) -> None:
 
 
 def get_path(manifest: Mapping[str, Any], path: str) -> Any:
-    """The value at a dotted ``path`` (``""`` is the manifest itself), or None."""
+    """The value at a dotted ``path`` (``""`` is the manifest itself), or None. A part may
+    index a list, for roles kept in one (KubeRay's
+    ``spec.rayClusterSpec.workerGroupSpecs[1].template``)."""
     node: Any = manifest
     for part in filter(None, path.split(".")):
-        if not isinstance(node, Mapping):
-            return None
-        node = node.get(part)
+        key, *indexes = part.split("[")
+        if key:
+            if not isinstance(node, Mapping):
+                return None
+            node = node.get(key)
+        for index in indexes:
+            digits = index.removesuffix("]")
+            if not digits.isdigit() or not isinstance(node, list) or int(digits) >= len(node):
+                return None
+            node = node[int(digits)]
     return node

@@ -6,7 +6,13 @@ from typing import Any
 
 from .context import RenderContext
 from .errors import DefinitionError, PodTemplateError
-from .layers import Layer, scheduling_only, settings_layer, template_layer
+from .layers import (
+    Layer,
+    scheduling_only,
+    settings_layer,
+    template_layer,
+    without_task_resources,
+)
 from .merge import expand_container_aliases, merge_into
 from .model import PodTemplate
 from .names import parse_quantity
@@ -64,7 +70,10 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
     layers: list[Layer] = []
     found = cluster_template(task, context)
     if found is not None:
-        layers.append(template_layer(found[0], found[1], alias="primary"))
+        cluster = template_layer(found[0], found[1], alias="primary")
+        if role_spec.inherit == "scheduling":
+            cluster = without_task_resources(cluster)
+        layers.append(cluster)
     if _interruptible(task, role_spec) and context.platform.interruptible:
         layers.append(Layer("platform interruptible", {"spec": context.platform.interruptible}))
     gpu = context.platform.gpu_resource_name
