@@ -455,7 +455,8 @@ def test_scheduling_role_takes_placement_but_no_task_resources(templates_dir) ->
                                     "hostIPC": True}))
     def job() -> None: ...
 
-    helper = RoleSpec(name="helper", template_path="", inherit="scheduling")
+    helper = RoleSpec(name="helper", template_path="", inherit="scheduling", operator_layer={
+        "spec": {"containers": [{"name": "primary", "image": "helper:1"}]}})
     pod = resolve_pod(job, helper, context)
     assert pod["spec"]["nodeSelector"] == {"pool": "gpu"}
     assert pod["spec"]["tolerations"] == [{"key": "gpu", "operator": "Exists"}]
