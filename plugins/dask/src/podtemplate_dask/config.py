@@ -1,0 +1,145 @@
+"""The ``task_config`` of a Dask task: ``Dask``.
+
+What the dask-kubernetes operator would reject, or silently change, is rejected here when
+the task is defined; what depends on templates found at render time is checked in
+:mod:`podtemplate_dask.roles`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Annotated, Any, ClassVar
+
+from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
+from pydantic import Field, model_validator
+
+__all__ = [
+    "COMM_PORT",
+    "CONTAINER_NAMES",
+    "DASHBOARD_PORT",
+    "SCHEDULER_PORTS",
+    "Dask",
+    "check_role_template",
+    "scheduler_port_conflicts",
+]
+
+# The container name of each role, as the dask-kubernetes operator's docs and examples
+# name them; the operator adds DASK_SCHEDULER_ADDRESS / DASK_WORKER_NAME to these pods.
+CONTAINER_NAMES = {"job-runner": "job", "scheduler": "scheduler", "worker": "worker"}
+COMM_PORT = 8786
+DASHBOARD_PORT = 8787
+# (name, containerPort) of the scheduler's ports; the scheduler Service targets the names.
+SCHEDULER_PORTS = (("tcp-comm", COMM_PORT), ("http-dashboard", DASHBOARD_PORT))
+
+
+class Dask(ConfigModel):
+    """A Dask cluster plus a job runner, as a dask-kubernetes ``DaskJob``.
+
+    The job runner pod runs the task function (``dask.distributed.Client()`` inside it
+    finds the scheduler through ``DASK_SCHEDULER_ADDRESS``, which the operator sets).
+
+    - ``scheduler``: the scheduler pod's :class:`podtemplate.Role` (one pod: replicas 1).
+    - ``workers``: the worker pods' role; ``workers.replicas`` is the worker count
+      (default 1). Thread count and memory limit of ``dask worker`` follow the worker
+      container's resolved CPU and memory limits.
+    - ``job_runner``: the job runner pod's role, for resources or a template of its own.
+    - ``idle_timeout``: seconds the operator keeps an idle cluster before deleting it
+      (``spec.cluster.spec.idleTimeout``; 0, the operator's default, never deletes).
+
+    Each role's pod is resolved on its own over the task's template and settings; a
+    role's requests/limits are merged key by key over the task's.
+    """
+
+    task_type: ClassVar[str] = "dask"
+
+    scheduler: Role | None = None
+    workers: Role | None = None
+    job_runner: Role | None = None
+    idle_timeout: Annotated[int, Field(strict=True, ge=0)] | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Dask:
+        if self.scheduler is not None and self.scheduler.replicas not in (None, 1):
+            raise DefinitionError(
+                f"the scheduler is one pod, got replicas={self.scheduler.replicas}",
+                field="task_config.scheduler.replicas",
+                fix="drop replicas from the scheduler role; scale with workers=Role(replicas=N)")
+        if self.job_runner is not None and self.job_runner.replicas not in (None, 1):
+            raise DefinitionError(
+                f"the job runner is one pod, got replicas={self.job_runner.replicas}",
+                field="task_config.job_runner.replicas",
+                fix="drop replicas from the job_runner role")
+        for attribute, role_name in (("scheduler", "scheduler"), ("workers", "worker"),
+                                     ("job_runner", "job-runner")):
+            role = getattr(self, attribute)
+            if role is not None and role.pod_template is not None:
+                field = f"task_config.{attribute}.pod_template"
+                check_role_template(role.pod_template, role_name, field)
+                if role_name == "scheduler":
+                    template = role.pod_template
+                    _raise_port_conflicts(template.pod_spec, template.primary_container_name,
+                                          field)
+        return self
+
+    def worker_replicas(self) -> int:
+        """How many workers the cluster starts."""
+        if self.workers is not None and self.workers.replicas is not None:
+            return self.workers.replicas
+        return 1
+
+
+def check_role_template(template: PodTemplate, role: str, field: str) -> None:
+    """Reject a role template that renames the operator's container of ``role``.
+
+    A role template is written for one role, so its primary container must be the
+    operator's: named ``primary`` (the alias) or the operator's name itself, and never
+    both (two containers that would become one).
+    """
+    operator_name = CONTAINER_NAMES[role]
+    alias = template.primary_container_name
+    names = [c.get("name") for c in template.pod_spec.get("containers") or ()]
+    if alias not in ("primary", operator_name):
+        raise DefinitionError(
+            f"the {role} role template names its primary container {alias!r}, but the "
+            f"operator's {role} container is {operator_name!r}",
+            field=f"{field}.primary_container_name",
+            fix=f"set primary_container_name={operator_name!r} (or name the container "
+            "'primary')")
+    if alias != operator_name and alias in names and operator_name in names:
+        raise DefinitionError(
+            f"the template's primary container {alias!r} and its container "
+            f"{operator_name!r} would both become the operator's {operator_name!r} container",
+            field=f"{field}.containers[{operator_name}]",
+            fix=f"merge the two into one container named {operator_name!r}, or rename the "
+            "other one")
+
+
+def scheduler_port_conflicts(pod_spec: Mapping[str, Any], primary_alias: str | None
+                             ) -> Iterator[tuple[str, str]]:
+    """``(field path, problem)`` for every port of ``pod_spec`` that collides with the
+    scheduler's ports: the same containerPort on any container (they share the pod's
+    network), or the same port name on another port (names are unique in a pod). Init
+    containers are left out: they run before the scheduler starts."""
+    by_port = {port: name for name, port in SCHEDULER_PORTS}
+    by_name = dict(SCHEDULER_PORTS)
+    for container in pod_spec.get("containers") or ():
+        name = container.get("name")
+        label = "primary" if name == primary_alias else name
+        for index, port in enumerate(container.get("ports") or ()):
+            where = f"spec.containers[{label}].ports[{index}]"
+            number, port_name = port.get("containerPort"), port.get("name")
+            if number in by_port:
+                yield (f"{where}.containerPort",
+                       f"containerPort {number} is the scheduler's {by_port[number]} port")
+            elif port_name in by_name:
+                yield (f"{where}.name",
+                       f"port name {port_name!r} is the scheduler's port {by_name[port_name]}")
+
+
+def _raise_port_conflicts(pod_spec: Mapping[str, Any], primary_alias: str | None,
+                          field: str) -> None:
+    for path, problem in scheduler_port_conflicts(pod_spec, primary_alias):
+        raise DefinitionError(
+            problem, field=f"{field}.{path.removeprefix('spec.')}",
+            fix=f"use another port: the dask scheduler owns {COMM_PORT} (tcp-comm) and "
+            f"{DASHBOARD_PORT} (http-dashboard)")

@@ -1,0 +1,59 @@
+"""Hook implementations of the ``dask`` task type (thin: the work is in the modules)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from podtemplate import PodTemplate, RenderContext, Role, RoleSpec, Task, TaskType, hookimpl
+
+from .build import API_VERSION, KIND, build_daskjob
+from .config import Dask
+from .roles import config_of, define_roles
+
+TASK_TYPE = TaskType(
+    name=Dask.task_type, distribution="podtemplate-dask", kind=KIND, api_version=API_VERSION,
+    crd_file="kubernetes.dask.org_daskjobs.yaml",
+    description="a Dask cluster and a job runner as a dask-kubernetes DaskJob")
+
+
+@hookimpl
+def podtemplate_add_task_types() -> Sequence[TaskType]:
+    return [TASK_TYPE]
+
+
+@hookimpl
+def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec] | None:
+    if task.task_type != TASK_TYPE.name:
+        return None
+    return define_roles(task, context)
+
+
+@hookimpl
+def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
+                                pods: Mapping[str, dict[str, Any]],
+                                context: RenderContext) -> list[dict[str, Any]] | None:
+    if task.task_type != TASK_TYPE.name:
+        return None
+    return [build_daskjob(task, config_of(task), pods, context)]
+
+
+@hookimpl
+def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
+                                 pod_template_name: str | None,
+                                 role_templates: Mapping[str, PodTemplate]) -> Task | None:
+    if task_type != TASK_TYPE.name:
+        return None
+    config = Dask(
+        job_runner=Role(pod_template=role_templates.get("job-runner")),
+        scheduler=Role(pod_template=role_templates.get("scheduler")),
+        workers=Role(pod_template=role_templates.get("worker"), replicas=2),
+    )
+    return Task(name="sample-dask", task_type=TASK_TYPE.name, fn=_sample,
+                image="ghcr.io/dask/dask:2024.12.1", pod_template=pod_template,
+                pod_template_name=pod_template_name, task_config=config,
+                module=__name__, attribute="_sample")
+
+
+def _sample() -> None:
+    """The function of the sample task; it does nothing."""

@@ -1,0 +1,209 @@
+"""The three pod roles of a DaskJob and what the operator owns in each.
+
+- ``job-runner`` (``spec.job``): runs the task function through the core executor.
+- ``scheduler`` (``spec.cluster.spec.scheduler``): ``dask scheduler`` with its two ports.
+- ``worker`` (``spec.cluster.spec.worker``): ``dask worker``, ``replicas`` of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from podtemplate import (
+    DefinitionError,
+    FieldDecl,
+    RenderContext,
+    Role,
+    RoleSpec,
+    Task,
+    function_entrypoint,
+    resolve_pod,
+)
+from podtemplate.names import parse_quantity
+from podtemplate.resolve import task_layers
+
+from ._crd_fields import NEWER_FIELDS
+from .config import (
+    COMM_PORT,
+    CONTAINER_NAMES,
+    DASHBOARD_PORT,
+    SCHEDULER_PORTS,
+    Dask,
+    scheduler_port_conflicts,
+)
+
+__all__ = [
+    "ROLE_PATHS",
+    "OPERATOR_ENV",
+    "CRD_SCHEMA_REASON",
+    "config_of",
+    "define_roles",
+    "worker_flags",
+]
+
+ROLE_PATHS = {
+    "job-runner": "spec.job",
+    "scheduler": "spec.cluster.spec.scheduler",
+    "worker": "spec.cluster.spec.worker",
+}
+# Env vars the operator adds to every container of a role's pod when it creates the pod.
+OPERATOR_ENV = {
+    "job-runner": ("DASK_SCHEDULER_ADDRESS",),
+    "scheduler": (),
+    "worker": ("DASK_SCHEDULER_ADDRESS", "DASK_WORKER_NAME"),
+}
+CRD_SCHEMA_REASON = "CRD schema"
+# The operator names the scheduler Service "<DaskJob name>-scheduler": a DNS-1035 label.
+_MAX_NAME = 63 - len("-scheduler")
+
+_NAME = "spec.containers[primary].name"
+_COMMAND = "spec.containers[primary].command"
+_ARGS = "spec.containers[primary].args"
+_RESTART = "spec.restartPolicy"
+_DEPLOYMENT = "the operator runs this pod through a Deployment, which only accepts Always"
+
+
+def _env_decls(role: str) -> tuple[FieldDecl, ...]:
+    return tuple(FieldDecl(f"spec.containers[primary].env[{name}]",
+                           "set by the dask-kubernetes operator when it creates the pod")
+                 for name in OPERATOR_ENV[role])
+
+
+def _owned(role: str) -> tuple[FieldDecl, ...]:
+    name = CONTAINER_NAMES[role]
+    decls = [FieldDecl(_NAME, f"dask-kubernetes names the {role} container {name!r}")]
+    if role == "job-runner":
+        decls += [FieldDecl(_COMMAND, "runs the task function via the podtemplate executor"),
+                  FieldDecl(_ARGS, "names the task function and its inputs")]
+    elif role == "scheduler":
+        decls += [
+            FieldDecl(_COMMAND, "the operator's scheduler entrypoint: dask scheduler"),
+            FieldDecl(_ARGS, f"the scheduler listens on {COMM_PORT} with its dashboard on "
+                      f"{DASHBOARD_PORT}, the ports its Service targets"),
+            *(FieldDecl(f"spec.containers[primary].ports[{port_name}]",
+                        f"port {number} is exposed by the scheduler Service the operator "
+                        "creates") for port_name, number in SCHEDULER_PORTS),
+            FieldDecl(_RESTART, _DEPLOYMENT)]
+    else:
+        decls += [
+            FieldDecl(_COMMAND, "the operator's worker entrypoint: dask worker"),
+            FieldDecl(_ARGS, "--name $(DASK_WORKER_NAME) as the operator requires; "
+                      "--nthreads/--memory-limit follow the container's CPU/memory limits"),
+            FieldDecl(_RESTART, _DEPLOYMENT)]
+    return (*decls, *_env_decls(role))
+
+
+def _unsupported(role: str) -> tuple[FieldDecl, ...]:
+    """The current PodSpec fields the CRD's old pod schema would prune, as declarations
+    (``[*]``: on every container, volume... of the pod)."""
+    return tuple(FieldDecl(path.replace("[]", "[*]"), CRD_SCHEMA_REASON)
+                 for path in sorted(NEWER_FIELDS[role]))
+
+
+OWNED = {role: _owned(role) for role in ROLE_PATHS}
+UNSUPPORTED = {role: _unsupported(role) for role in ROLE_PATHS}
+
+
+def config_of(task: Task) -> Dask:
+    """The task's :class:`Dask` config (a bare ``Dask()`` when the task carries none)."""
+    config = task.task_config
+    if config is None:
+        return Dask()
+    if not isinstance(config, Dask):
+        raise DefinitionError(
+            f"task_config of a dask task must be Dask(...), not {type(config).__name__}",
+            task=task.name, field="task_config", fix="pass task_config=Dask(...)")
+    return config
+
+
+def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
+    """The job runner, scheduler and worker roles of ``task``, in manifest order."""
+    config = config_of(task)
+    _check_name(task)
+    _check_no_command(task)
+    job = _role_spec("job-runner", config.job_runner,
+                     function_entrypoint(task, context, CONTAINER_NAMES["job-runner"]))
+    scheduler = _role_spec("scheduler", config.scheduler, {
+        "name": CONTAINER_NAMES["scheduler"],
+        "command": ["dask", "scheduler"],
+        "args": ["--port", str(COMM_PORT), "--dashboard-address", f":{DASHBOARD_PORT}"],
+        "ports": [{"name": name, "containerPort": number, "protocol": "TCP"}
+                  for name, number in SCHEDULER_PORTS],
+    }, restart_policy="Always")
+    _check_scheduler_ports(task, scheduler, context)
+    worker = _worker_role(task, config, context)
+    return [job, scheduler, worker]
+
+
+def _role_spec(role: str, config: Role | None, container: Mapping[str, Any], *,
+               restart_policy: str | None = None) -> RoleSpec:
+    spec: dict[str, Any] = {"containers": [dict(container)]}
+    if restart_policy is not None:
+        spec["restartPolicy"] = restart_policy
+    return RoleSpec(name=role, template_path=ROLE_PATHS[role],
+                    container_name=CONTAINER_NAMES[role], role=config,
+                    operator_layer={"spec": spec}, owned=OWNED[role],
+                    unsupported=UNSUPPORTED[role])
+
+
+def _worker_role(task: Task, config: Dask, context: RenderContext) -> RoleSpec:
+    """The worker role, whose flags follow its container's final resources: resolve the
+    role once without them (they touch no resource), then declare them."""
+    base = ["--name", "$(DASK_WORKER_NAME)"]
+    container = {"name": CONTAINER_NAMES["worker"], "command": ["dask", "worker"], "args": base}
+    draft = _role_spec("worker", config.workers, container, restart_policy="Always")
+    # A scratch context keeps the draft's warnings from being reported twice.
+    scratch = dataclasses.replace(context, warnings=[])
+    pod = resolve_pod(task, draft, scratch)
+    resources = pod["spec"]["containers"][0].get("resources") or {}
+    container["args"] = [*base, *worker_flags(resources)]
+    return _role_spec("worker", config.workers, container, restart_policy="Always")
+
+
+def worker_flags(resources: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """``dask worker`` flags from a container's resources.
+
+    ``--nthreads``: the CPU limit (else the request) rounded up, as dask itself counts a
+    cgroup CPU quota; at least 1. ``--memory-limit``: the memory limit in bytes, where the
+    kernel would kill the container; without a limit dask keeps its own default.
+    """
+    limits, requests = resources.get("limits") or {}, resources.get("requests") or {}
+    flags: list[str] = []
+    cpu = limits.get("cpu") or requests.get("cpu")
+    if cpu:
+        flags += ["--nthreads", str(max(1, math.ceil(parse_quantity(cpu))))]
+    memory = limits.get("memory")
+    if memory:
+        flags += ["--memory-limit", str(int(parse_quantity(memory)))]
+    return flags
+
+
+def _check_name(task: Task) -> None:
+    if len(task.name) > _MAX_NAME or not task.name[0].isalpha():
+        raise DefinitionError(
+            f"the DaskJob name {task.name!r} cannot name its scheduler Service "
+            f"('{task.name}-scheduler' must be a DNS-1035 label)", task=task.name, field="name",
+            fix=f"use a task name of at most {_MAX_NAME} characters starting with a letter")
+
+
+def _check_no_command(task: Task) -> None:
+    if task.command is not None or task.args is not None:
+        raise DefinitionError(
+            "a dask task runs its function in the job runner and dask scheduler/worker in "
+            "the cluster: command is not used", task=task.name, field="command",
+            fix="drop command=; put the work in the task function")
+
+
+def _check_scheduler_ports(task: Task, scheduler: RoleSpec, context: RenderContext) -> None:
+    """Every layer under the operator's, checked for ports that the merge would otherwise
+    fold silently into the scheduler's own."""
+    for layer in task_layers(task, scheduler, context, CONTAINER_NAMES["scheduler"]):
+        for path, problem in scheduler_port_conflicts(layer.fragment.get("spec") or {},
+                                                      layer.primary_alias):
+            raise DefinitionError(
+                f"{layer.label}: {problem}", task=task.name, role="scheduler", field=path,
+                fix=f"use another port: the dask scheduler owns {COMM_PORT} (tcp-comm) and "
+                f"{DASHBOARD_PORT} (http-dashboard)")
