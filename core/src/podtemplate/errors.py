@@ -63,7 +63,7 @@ class PodTemplateError(Exception):
             where.append(f"role '{self.role}'")
         if self.field:
             where.append(self.field)
-        text = f"{', '.join(where)}: {self.message}" if where else self.message
+        text = f"{', '.join(map(_one_line, where))}: {self.message}" if where else self.message
         if self.fix:
             text += f" (fix: {self.fix})"
         return text
@@ -78,6 +78,12 @@ class PodTemplateError(Exception):
 
     def __str__(self) -> str:
         return self.render()
+
+
+def _one_line(part: str) -> str:
+    """A location part (a task name, a field path with a user's key) with control
+    characters escaped: an error is printed as one line, whatever the user wrote."""
+    return part if part.isprintable() else part.encode("unicode_escape").decode("ascii")
 
 
 class DefinitionError(PodTemplateError):

@@ -32,7 +32,7 @@ _QUANTITY = re.compile(
 
 def check_dns1123_label(value: str, *, what: str, field: str | None = None) -> str:
     """Return ``value`` if it is a DNS-1123 label (container, volume, port names...)."""
-    if not isinstance(value, str) or len(value) > 63 or not _LABEL.match(value):
+    if not isinstance(value, str) or len(value) > 63 or not _LABEL.fullmatch(value):
         raise InvalidNameError(
             f"{what} {value!r} is not a valid DNS-1123 label",
             fix="use at most 63 lowercase letters, digits and '-', starting and ending "
@@ -44,7 +44,7 @@ def check_dns1123_label(value: str, *, what: str, field: str | None = None) -> s
 
 def check_dns1123_subdomain(value: str, *, what: str, field: str | None = None) -> str:
     """Return ``value`` if it is a DNS-1123 subdomain (object names)."""
-    if not isinstance(value, str) or len(value) > 253 or not _SUBDOMAIN.match(value):
+    if not isinstance(value, str) or len(value) > 253 or not _SUBDOMAIN.fullmatch(value):
         raise InvalidNameError(
             f"{what} {value!r} is not a valid DNS-1123 name",
             fix="use lowercase letters, digits, '-' and '.', starting and ending with a "
@@ -62,7 +62,7 @@ def to_dns1123(value: str) -> str:
 
 def check_env_name(value: str, *, what: str = "environment variable name",
                    field: str | None = None) -> str:
-    if not isinstance(value, str) or not _ENV_NAME.match(value):
+    if not isinstance(value, str) or not _ENV_NAME.fullmatch(value):
         raise InvalidNameError(
             f"{what} {value!r} is not a valid environment variable name",
             fix="use letters, digits and '_', not starting with a digit",
@@ -73,9 +73,9 @@ def check_env_name(value: str, *, what: str = "environment variable name",
 
 def check_label_key(key: str, *, field: str | None = None) -> str:
     prefix, _, name = key.rpartition("/") if isinstance(key, str) else ("", "", key)
-    ok = isinstance(key, str) and 0 < len(name) <= 63 and bool(_LABEL_NAME.match(name))
+    ok = isinstance(key, str) and 0 < len(name) <= 63 and bool(_LABEL_NAME.fullmatch(name))
     if ok and prefix:
-        ok = len(prefix) <= 253 and bool(_SUBDOMAIN.match(prefix))
+        ok = len(prefix) <= 253 and bool(_SUBDOMAIN.fullmatch(prefix))
     if not ok:
         raise InvalidNameError(
             f"label or annotation key {key!r} is not valid",
@@ -87,7 +87,7 @@ def check_label_key(key: str, *, field: str | None = None) -> str:
 
 
 def check_label_value(value: str, *, field: str | None = None) -> str:
-    if not isinstance(value, str) or len(value) > 63 or not _LABEL_NAME.match(value):
+    if not isinstance(value, str) or len(value) > 63 or not _LABEL_NAME.fullmatch(value):
         raise InvalidNameError(
             f"label value {value!r} is not valid",
             fix="use at most 63 letters, digits, '-', '_' or '.', starting and ending "
@@ -106,7 +106,7 @@ def check_quantity(value: object, *, field: str | None = None) -> str:
             field=field,
         )
     text = str(value) if not isinstance(value, float) else repr(value)
-    if not _QUANTITY.match(text):
+    if not _QUANTITY.fullmatch(text):
         raise InvalidQuantityError(
             f"{value!r} is not a Kubernetes quantity",
             fix='write a number with an optional suffix such as "500m", "2", "4Gi" or "1e3"',
@@ -115,18 +115,18 @@ def check_quantity(value: object, *, field: str | None = None) -> str:
     return text
 
 
-_SUFFIX = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60,
+_SUFFIX: dict[str, int | Decimal] = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60,
            "n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": 1,
            "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18}
 
 
 def parse_quantity(value: str) -> Decimal:
     """The numeric value of a (valid) quantity: ``"500m"`` → 0.5, ``"1Gi"`` → 1073741824."""
-    match = _QUANTITY.match(value)
+    match = _QUANTITY.fullmatch(value)
     if not match:
         raise InvalidQuantityError(f"{value!r} is not a Kubernetes quantity")
     suffix = match.group(3) or ""
     number = Decimal(value[: len(value) - len(suffix)] if suffix else value)
     if suffix[:1] in ("e", "E"):
         return number * Decimal(10) ** int(suffix[1:])
-    return number * Decimal(_SUFFIX[suffix])
+    return number * Decimal(str(_SUFFIX[suffix]))

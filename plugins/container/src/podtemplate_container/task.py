@@ -1,0 +1,79 @@
+"""``ContainerTask``: any image, command and args, run as one ``v1 Pod``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from podtemplate import DefinitionError, PodTemplate, PodTemplateError, Resources, Task
+from podtemplate.model import EnvValue
+
+__all__ = ["ContainerTask", "TASK_TYPE_NAME"]
+
+TASK_TYPE_NAME = "container"
+
+
+def ContainerTask(
+    name: str,
+    image: str,
+    command: Sequence[str] | None = None,
+    args: Sequence[str] | None = None,
+    env: Mapping[str, EnvValue] | None = None,
+    requests: Resources | None = None,
+    limits: Resources | None = None,
+    pod_template: PodTemplate | None = None,
+    pod_template_name: str | None = None,
+    interruptible: bool = False,
+) -> Task:
+    """A task that runs ``image`` with exactly ``command`` and ``args``; no Python needed
+    in the image. Define it at module level: ``podtemplate render`` finds it there.
+
+    ``command`` replaces the image's ENTRYPOINT and ``args`` its CMD, as in Kubernetes.
+    Both reach the primary container through the task settings layer, so a cluster or
+    inline template cannot silently replace them; a run override can. When ``command``
+    is given without ``args``, the container gets ``args: []``: the image's CMD is
+    ignored by Kubernetes then, and a template's args must not sneak in either.
+    """
+    try:
+        if not isinstance(image, str) or not image.strip():
+            raise DefinitionError("image is empty", field="image",
+                                  fix="give the container image to run, e.g. busybox:1.36")
+        command_ = _strings(command, "command")
+        args_ = _strings(args, "args")
+        if command_ is not None and not command_:
+            raise DefinitionError("command is an empty list", field="command",
+                                  fix="leave command=None to run the image's ENTRYPOINT")
+        if command_ is not None and args_ is None:
+            args_ = ()
+    except PodTemplateError as error:
+        raise error.located(task=name if isinstance(name, str) else None) from None
+    return Task(
+        name=name, task_type=TASK_TYPE_NAME, fn=None, image=image, command=command_,
+        args=args_, env=dict(env or {}), requests=requests, limits=limits,
+        pod_template=pod_template, pod_template_name=pod_template_name,
+        interruptible=interruptible,
+    )
+
+
+def _strings(value: Sequence[str] | None, field: str) -> tuple[str, ...] | None:
+    """``value`` as a tuple of strings; a bare string is refused because it would
+    silently become one argument per character."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise DefinitionError(
+            f"{field} must be a list of strings, not {type(value).__name__}", field=field,
+            fix=f"write {field}=['sh', '-c', 'echo hi'], one list item per argument")
+    items = tuple(value)
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            raise DefinitionError(
+                f"{field}[{index}] must be a string, not {type(item).__name__}",
+                field=f"{field}[{index}]", fix=f"quote it: {str(item)!r}")
+        if "\x00" in item:
+            raise DefinitionError(f"{field}[{index}] contains a NUL character",
+                                  field=f"{field}[{index}]",
+                                  fix="remove the NUL: a process argument cannot hold one")
+    if items and field == "command" and not items[0]:
+        raise DefinitionError("command[0] is empty", field="command[0]",
+                              fix="name the program to run first, e.g. ['python', 'x.py']")
+    return items

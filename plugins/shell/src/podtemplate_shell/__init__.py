@@ -1,0 +1,32 @@
+"""podtemplate-shell: the ``shell`` task type.
+
+``ShellTask(name=..., script=..., inputs={...})`` runs a shell script as one ``v1 Pod``;
+the script travels in a ConfigMap rendered beside the Pod, the inputs as env vars.
+"""
+
+from __future__ import annotations
+
+from .config import MAX_SCRIPT_BYTES, ShellConfig
+from .delivery import (
+    SCRIPT_DIGEST_ANNOTATION,
+    SCRIPT_DIR,
+    SCRIPT_KEY,
+    SCRIPT_PATH,
+    SCRIPT_VOLUME,
+    configmap_name,
+)
+from .task import TASK_TYPE_NAME, ShellScriptTask, ShellTask
+
+__all__ = [
+    "MAX_SCRIPT_BYTES",
+    "SCRIPT_DIGEST_ANNOTATION",
+    "SCRIPT_DIR",
+    "SCRIPT_KEY",
+    "SCRIPT_PATH",
+    "SCRIPT_VOLUME",
+    "TASK_TYPE_NAME",
+    "ShellConfig",
+    "ShellScriptTask",
+    "ShellTask",
+    "configmap_name",
+]

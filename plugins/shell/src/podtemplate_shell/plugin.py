@@ -1,0 +1,79 @@
+"""Hook implementations of the ``shell`` task type: one role; a Pod and its ConfigMap."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from podtemplate import (
+    FieldDecl,
+    PodTemplate,
+    RenderContext,
+    RoleSpec,
+    Task,
+    TaskType,
+    hookimpl,
+    pod_manifest,
+)
+
+from .config import ShellConfig
+from .delivery import SCRIPT_DIR, SCRIPT_VOLUME, configmap_manifest, operator_layer
+from .task import TASK_TYPE_NAME, ShellTask
+
+TASK_TYPE = TaskType(name=TASK_TYPE_NAME, distribution="podtemplate-shell",
+                     description="a shell script in one v1 Pod, delivered in a ConfigMap")
+ROLE = "pod"
+
+
+def _config(task: Task) -> ShellConfig | None:
+    if task.task_type != TASK_TYPE_NAME:
+        return None
+    assert isinstance(task.task_config, ShellConfig), "shell tasks are built by ShellTask()"
+    return task.task_config
+
+
+def _owned(config: ShellConfig) -> tuple[FieldDecl, ...]:
+    script = "holds the script: the ConfigMap the task renders beside its Pod"
+    inputs = tuple(FieldDecl(f"spec.containers[primary].env[{name}]",
+                             "a declared input: its default or --input value")
+                   for name in config.inputs)
+    return (
+        FieldDecl(f"spec.volumes[{SCRIPT_VOLUME}]", script),
+        FieldDecl(f"spec.containers[primary].volumeMounts[{SCRIPT_DIR}]", script),
+        *inputs,
+    )
+
+
+@hookimpl
+def podtemplate_add_task_types() -> Sequence[TaskType]:
+    return [TASK_TYPE]
+
+
+@hookimpl
+def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec] | None:
+    config = _config(task)
+    if config is None:
+        return None
+    return [RoleSpec(name=ROLE, template_path="", owned=_owned(config),
+                     operator_layer=operator_layer(task, config, context))]
+
+
+@hookimpl
+def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
+                                pods: Mapping[str, dict[str, Any]],
+                                context: RenderContext) -> list[dict[str, Any]] | None:
+    config = _config(task)
+    if config is None:
+        return None
+    return [pod_manifest(task, pods[ROLE], context), configmap_manifest(task, config, context)]
+
+
+@hookimpl
+def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
+                                 pod_template_name: str | None,
+                                 role_templates: Mapping[str, PodTemplate]) -> Task | None:
+    if task_type != TASK_TYPE_NAME:
+        return None
+    return ShellTask(name="sample-shell", script='echo "hello $WHO"\n', image="busybox:1.36",
+                     inputs={"WHO": "world"}, pod_template=pod_template,
+                     pod_template_name=pod_template_name)

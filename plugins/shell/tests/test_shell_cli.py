@@ -1,0 +1,158 @@
+"""`podtemplate render` on modules that define ShellTasks, bad input, and no plugin."""
+
+from __future__ import annotations
+
+import errno
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from kubernetes.client import V1ConfigMap
+from podtemplate.cli import main
+from podtemplate.testing import assert_valid_pod, env_of
+
+REPO = Path(__file__).resolve().parents[3]
+EXAMPLES = REPO / "examples"
+
+# Runs the CLI as if a distribution were uninstalled: its metadata (so its entry point)
+# is hidden and its package cannot be imported, exactly what `pip uninstall` leaves.
+WITHOUT_DISTRIBUTION = """
+import importlib.metadata as metadata
+import sys
+
+hidden_distribution, hidden_package, *argv = sys.argv[1:]
+every_distribution = metadata.distributions
+
+def visible_distributions(**kwargs):
+    return [d for d in every_distribution(**kwargs)
+            if (d.metadata["Name"] or "").lower().replace("_", "-") != hidden_distribution]
+
+metadata.distributions = visible_distributions
+sys.modules[hidden_package] = None
+from podtemplate.cli import main
+main(argv, prog_name="podtemplate")
+"""
+
+
+def render_cli(*args: str) -> Any:
+    return CliRunner().invoke(main, ["render", *args], catch_exceptions=False)
+
+
+def documents(text: str) -> list[dict[str, Any]]:
+    return [d for d in yaml.safe_load_all(text) if d]
+
+
+def write_module(folder: Path, body: str) -> Path:
+    path = folder / f"shell_jobs_{folder.name}.py"  # unique module name per test
+    path.write_text(textwrap.dedent(body))
+    return path
+
+
+def validate(manifests: list[dict[str, Any]]) -> None:
+    for manifest in manifests:
+        if manifest["kind"] == "ConfigMap":
+            V1ConfigMap.model_validate(manifest)
+        else:
+            assert_valid_pod(manifest)
+
+
+def test_render_discovers_shell_tasks_and_takes_inputs(tmp_path: Path) -> None:
+    module = write_module(tmp_path, """\
+        from podtemplate_shell import ShellTask
+        backup = ShellTask(name="backup", script="tar czf /out/$DAY.tgz /data",
+                           image="alpine:3.20", inputs=["DAY"])
+        """)
+    result = render_cli(str(module), "--input", "DAY=2026-03-01")
+    assert result.exit_code == 0, result.output
+    manifests = documents(result.stdout)
+    validate(manifests)
+    assert [(m["kind"], m["metadata"]["name"]) for m in manifests] == [
+        ("Pod", "backup"), ("ConfigMap", "backup-script")]
+    assert env_of(manifests[0]["spec"]["containers"][0]) == {"DAY": "2026-03-01"}
+
+
+def test_output_folder_holds_pod_and_configmap_in_one_file(tmp_path: Path) -> None:
+    module = write_module(tmp_path, """\
+        from podtemplate_shell import ShellTask
+        hello = ShellTask(name="hello", script="echo hi", image="alpine:3.20")
+        """)
+    result = render_cli(str(module), "--output", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    [written] = (tmp_path / "out").iterdir()
+    assert written.name == "hello.yaml"
+    assert [m["kind"] for m in documents(written.read_text())] == ["Pod", "ConfigMap"]
+
+
+def test_examples_render_with_the_sidecar_and_inputs() -> None:
+    result = render_cli(str(EXAMPLES / "shell_tasks.py"), "--platform",
+                        str(EXAMPLES / "platform.yaml"), "--input", "DAY=2026-03-01")
+    assert result.exit_code == 0, result.output
+    manifests = documents(result.stdout)
+    validate(manifests)
+    pods = {m["metadata"]["name"]: m for m in manifests if m["kind"] == "Pod"}
+    export = pods["export-table"]["spec"]
+    assert [c["name"] for c in export["initContainers"]] == ["uploader"]  # the sidecar
+    assert env_of(export["containers"][0])["DAY"] == "2026-03-01"
+    assert pods["disk-report"]["spec"]["containers"][0]["command"][0] == "/bin/bash"
+    names = {m["metadata"]["name"] for m in manifests if m["kind"] == "ConfigMap"}
+    assert names == {"export-table-script", "disk-report-script"}
+
+
+@pytest.mark.parametrize(("arguments", "expected"), [
+    ('script=""', "script: script is empty"),
+    ('script="echo \\x00"', "script: script contains a NUL character on line 1"),
+    ('script="echo", shell="bash"', "shell: shell 'bash' is not an absolute path"),
+    ('script="echo", inputs={"MY-DAY": "1"}', "inputs.MY-DAY: input name 'MY-DAY' is not"),
+    ('script="echo", image=""', "image: image is empty"),
+])
+def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path: Path, arguments: str,
+                                                          expected: str) -> None:
+    module = write_module(tmp_path, f"""\
+        from podtemplate_shell import ShellTask
+        broken = ShellTask(name="broken", {arguments})
+        """)
+    out = tmp_path / "out"
+    result = render_cli(str(module), "--output", str(out))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert f"task 'broken', {expected}" in line, line
+    assert "(fix: " in line
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_missing_input_value_is_one_line_exit_2(tmp_path: Path) -> None:
+    module = write_module(tmp_path, """\
+        from podtemplate_shell import ShellTask
+        needs = ShellTask(name="needs", script="echo $DAY", image="alpine:3.20", inputs=["DAY"])
+        """)
+    result = render_cli(str(module))
+    assert (result.exit_code, result.stdout) == (2, "")
+    [line] = result.stderr.splitlines()
+    assert "task 'needs', inputs.DAY: input 'DAY' has no value" in line
+
+
+def test_without_the_plugin_the_error_names_the_distribution() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", WITHOUT_DISTRIBUTION, "podtemplate-shell", "podtemplate_shell",
+         "render", str(EXAMPLES / "shell_tasks.py")],
+        capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert "task type 'shell' is not installed" in line
+    assert "pip install podtemplate-shell" in line
+
+
+def test_why_not_args_one_argument_over_128_kib_cannot_be_executed() -> None:
+    """The reason the script travels in a ConfigMap: `sh -c <script>` fails at exec on
+    Linux once the script passes MAX_ARG_STRLEN (32 pages)."""
+    script = "true\n" * 30_000
+    with pytest.raises(OSError) as caught:
+        subprocess.run(["/bin/sh", "-c", script], check=False)
+    assert caught.value.errno == errno.E2BIG

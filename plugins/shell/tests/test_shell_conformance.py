@@ -1,0 +1,9 @@
+"""The conformance kit on the shell task type: every probed field reaches its pod."""
+
+from __future__ import annotations
+
+from podtemplate.testing import ConformanceSuite
+
+
+class TestShellConformance(ConformanceSuite):
+    task_type = "shell"
