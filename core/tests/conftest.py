@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from podtemplate import Platform, Task, render
 from podtemplate.plugins import build_plugin_manager
 from podtemplate.testing import assert_valid_pod

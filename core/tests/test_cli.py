@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from podtemplate.testing import assert_valid_pod
-
 from podtemplate.cli import main
+from podtemplate.testing import assert_valid_pod
 
 TASKS = '''
 from podtemplate import PodTemplate, Resources, task

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from kubernetes.client import V1Container, V1PodSpec, V1Toleration
-
 from podtemplate import (
     DefinitionError,
     InvalidNameError,

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from podtemplate import PlatformConfigError, TemplateFileError, load_platform
 from podtemplate.errors import InvalidQuantityError
 from podtemplate.store import FolderTemplateStore, find_template

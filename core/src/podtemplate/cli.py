@@ -132,10 +132,17 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
     manifests = iter_render(tasks, context)
     if output == "-":
         with tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8") as buf:
-            _write_stream(manifests, buf, fmt)  # type: ignore[arg-type]
+            _write_stream(manifests, buf, fmt)
             buf.seek(0)
-            shutil.copyfileobj(buf, sys.stdout)  # type: ignore[misc]
+            shutil.copyfileobj(buf, sys.stdout)
     else:
         count = _write_folder(manifests, Path(output), fmt)
         click.echo(f"wrote {count} manifest(s) for {len(tasks)} task(s) to {output}", err=True)
     _print_warnings(context)
+
+
+# Commands kept in their own modules, registered on the one group.
+from .cli_info import coverage_command, plugins_command  # noqa: E402
+
+main.add_command(coverage_command)
+main.add_command(plugins_command)

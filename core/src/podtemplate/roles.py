@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .model import Role
 
-__all__ = ["FieldDecl", "RoleSpec", "TaskType", "SCHEDULING_FIELDS"]
+__all__ = ["FieldDecl", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "covers"]
 
 # The pod fields a role with ``inherit="scheduling"`` takes from the task's own layers:
 # what it needs to be scheduled where the task may run, and nothing that costs resources.
@@ -63,13 +64,20 @@ class RoleSpec:
     interruptible: bool | None = None
 
     def declared(self, path: str) -> FieldDecl | None:
-        """The declaration covering ``path`` (itself or an ancestor), if any."""
+        """The declaration covering ``path`` (itself or an ancestor), if any. ``[*]`` in a
+        declared path matches any list item: ``spec.containers[*].resizePolicy``."""
         for decl in (*self.owned, *self.unsupported):
-            if path == decl.path or path.startswith(decl.path + ".") or path.startswith(
-                decl.path + "["
-            ):
+            if covers(decl.path, path):
                 return decl
         return None
+
+
+def covers(declared: str, path: str) -> bool:
+    """Whether the declared path ``declared`` is ``path`` or an ancestor of it."""
+    if "[*]" in declared:
+        pattern = re.escape(declared).replace(re.escape("[*]"), r"\[[^\]]+\]")
+        return re.match(pattern + r"($|[.\[])", path) is not None
+    return path == declared or path.startswith((declared + ".", declared + "["))
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,9 @@ def _module_name_for(path: Path) -> tuple[str, Path]:
 def _import_error(target: str, error: BaseException) -> PodTemplateError:
     if isinstance(error, PodTemplateError):
         return error.located(file=target)
-    if isinstance(error, ModuleNotFoundError) and (error.name or "").startswith("podtemplate_"):
-        kind = error.name.split(".")[0].removeprefix("podtemplate_")
+    missing = error.name or "" if isinstance(error, ModuleNotFoundError) else ""
+    if missing.startswith("podtemplate_"):
+        kind = missing.split(".")[0].removeprefix("podtemplate_")
         return MissingPluginError(f"the task type '{kind}' is not installed", file=target,
                                   fix=f"pip install podtemplate-{kind}")
     frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None

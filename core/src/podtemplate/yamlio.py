@@ -87,8 +87,9 @@ def load_path(path: str | Path) -> list[Any]:
 
 
 def dump_yaml(document: Any) -> str:
-    return yaml.dump(document, Dumper=_Dumper, sort_keys=False, default_flow_style=False,
-                     allow_unicode=True, width=1000)
+    text: str = yaml.dump(document, Dumper=_Dumper, sort_keys=False,
+                          default_flow_style=False, allow_unicode=True, width=1000)
+    return text
 
 
 def dump_json(document: Any) -> str:

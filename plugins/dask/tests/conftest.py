@@ -15,13 +15,6 @@ from podtemplate.plugins import build_plugin_manager
 from podtemplate_dask import CONTAINER_NAMES, ROLE_PATHS, TASK_TYPE
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Load the podtemplate.testing plugin. Not with ``pytest_plugins``: pytest refuses it
-    outside a top-level conftest, which this one is not when every test path runs."""
-    if not config.pluginmanager.has_plugin("podtemplate.testing"):
-        config.pluginmanager.import_plugin("podtemplate.testing")
-
-
 @pytest.fixture(scope="session")
 def check_daskjob() -> Callable[[Mapping[str, Any]], None]:
     """Assert a DaskJob is valid: against the real CRD (strict: an unknown field, which the

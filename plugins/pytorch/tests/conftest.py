@@ -16,14 +16,6 @@ import pytest
 from podtemplate import Platform, Task, render
 from podtemplate.plugins import build_plugin_manager
 
-
-def pytest_configure(config: pytest.Config) -> None:
-    """Load the podtemplate.testing plugin. Not with ``pytest_plugins``: pytest refuses it
-    outside a top-level conftest, which this one is not when every test path runs."""
-    if not config.pluginmanager.has_plugin("podtemplate.testing"):
-        config.pluginmanager.import_plugin("podtemplate.testing")
-
-
 CRD_FILE = "kubeflow.org_pytorchjobs.yaml"
 
 

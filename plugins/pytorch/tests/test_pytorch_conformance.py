@@ -11,6 +11,8 @@ from podtemplate import PodTemplate, Role, Task
 from podtemplate.testing import ConformanceSuite, SampleTaskFactory
 from podtemplate_pytorch import Elastic, PyTorch
 
+pytest_plugins = ["podtemplate.testing"]  # the one line that enables the kit
+
 
 class TestPyTorchConformance(ConformanceSuite):
     task_type = "pytorch"

@@ -17,8 +17,6 @@ from podtemplate.testing import (  # noqa: E402
     assert_valid_pod_template,
 )
 
-pytest_plugins = ["podtemplate.testing"]
-
 CRD_FILE = "ray.io_rayjobs.yaml"
 
 

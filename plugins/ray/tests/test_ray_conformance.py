@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from podtemplate.testing import ConformanceSuite
 
+pytest_plugins = ["podtemplate.testing"]  # the one line that enables the kit
+
 
 class TestRayConformance(ConformanceSuite):
     task_type = "ray"

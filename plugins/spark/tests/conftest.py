@@ -12,8 +12,6 @@ from podtemplate import Platform, RenderContext, Task
 from podtemplate.plugins import build_plugin_manager
 from podtemplate.render import make_context, render_task
 
-pytest_plugins = ["podtemplate.testing"]
-
 CRD_FILE = "sparkoperator.k8s.io_sparkapplications.yaml"
 
 

@@ -1,11 +1,71 @@
 """podtemplate.testing: the conformance kit and shared test assertions.
 
-Enable in a plugin's tests with ``pytest_plugins = ["podtemplate.testing"]``. Importing
-this package has no side effects.
+Enable in a plugin's tests with ``pytest_plugins = ["podtemplate.testing"]`` and subclass
+:class:`ConformanceSuite` once (see :mod:`podtemplate.testing.conformance`). Importing this
+package has no side effects and does not need pytest; only ``ConformanceSuite`` does, and
+it is imported on first use.
 """
 
 from __future__ import annotations
 
-from .assertions import assert_valid_pod, assert_valid_pod_template, container, env_of
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["assert_valid_pod", "assert_valid_pod_template", "container", "env_of"]
+from .assertions import (
+    assert_valid_custom_resource,
+    assert_valid_pod,
+    assert_valid_pod_template,
+    container,
+    env_of,
+)
+from .crd import Crd, CrdProblem, crd_for, validate_custom_resource
+from .kit import Kit, SampleTaskFactory
+from .probe import Probe, ProbeField, build_probe, default_probe
+from .results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome
+from .schema import SchemaSource, load_schema_source, schemas_dir
+
+if TYPE_CHECKING:
+    from .conformance import ConformanceSuite
+
+__all__ = [
+    "ConformanceSuite",
+    "Crd",
+    "CrdProblem",
+    "Finding",
+    "Kit",
+    "LAYERS",
+    "LAYER_NAMES",
+    "NATIVE",
+    "Outcome",
+    "Probe",
+    "ProbeField",
+    "SampleTaskFactory",
+    "SchemaSource",
+    "assert_valid_custom_resource",
+    "assert_valid_pod",
+    "assert_valid_pod_template",
+    "build_probe",
+    "container",
+    "crd_for",
+    "default_probe",
+    "env_of",
+    "load_schema_source",
+    "schemas_dir",
+    "validate_custom_resource",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ConformanceSuite":  # needs pytest: imported only when asked for
+        from .conformance import ConformanceSuite
+
+        return ConformanceSuite
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def pytest_report_header() -> str:
+    """Say where the kit reads CRDs from, or that CRD checks will be skipped."""
+    folder = schemas_dir()
+    if folder is None:
+        return ("podtemplate.testing: shared schemas not found (set PODTEMPLATE_SCHEMAS); "
+                "CRD checks will be skipped")
+    return f"podtemplate.testing: shared schemas at {folder}"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["assert_valid_pod", "assert_valid_pod_template", "container", "env_of"]
+__all__ = ["assert_valid_custom_resource", "assert_valid_pod", "assert_valid_pod_template",
+           "container", "env_of"]
 
 
 def assert_valid_pod(manifest: Mapping[str, Any]) -> None:
@@ -28,7 +29,8 @@ def container(pod: Mapping[str, Any], name: str) -> dict[str, Any]:
     spec = pod["spec"]
     matches = [c for c in spec["containers"] if c["name"] == name]
     assert len(matches) == 1, f"container {name} appears {len(matches)} times"
-    return matches[0]
+    found: dict[str, Any] = matches[0]
+    return found
 
 
 def env_of(container_: Mapping[str, Any]) -> dict[str, str | None]:
@@ -36,3 +38,19 @@ def env_of(container_: Mapping[str, Any]) -> dict[str, str | None]:
     names = [e["name"] for e in container_.get("env", [])]
     assert len(names) == len(set(names)), f"duplicate env names: {names}"
     return {e["name"]: e.get("value") for e in container_.get("env", [])}
+
+
+def assert_valid_custom_resource(manifest: Mapping[str, Any], crd_file: str) -> None:
+    """A custom resource validated against the real CRD ``crd_file`` from the shared
+    schemas, unknown (pruned) fields included; skips the test when the CRD is absent."""
+    from .crd import crd_for, validate_custom_resource
+
+    crd = crd_for(crd_file)
+    if crd is None:
+        import pytest
+
+        pytest.skip(f"CRD {crd_file} not found: set PODTEMPLATE_SCHEMAS to the shared "
+                    "schemas folder to validate custom resources")
+    problems = validate_custom_resource(manifest, crd)
+    assert not problems, f"{manifest.get('kind')} violates {crd_file}:\n" + "\n".join(
+        f"  {problem}" for problem in problems)

@@ -1,0 +1,119 @@
+"""``ConformanceSuite``: the conformance kit as pytest tests, subclassed once per plugin::
+
+    # plugins/pytorch/tests/test_pytorch_conformance.py
+    from podtemplate.testing import ConformanceSuite
+
+    class TestPyTorchConformance(ConformanceSuite):
+        task_type = "pytorch"
+
+The sample task comes from the plugin's ``podtemplate_make_sample_task`` hook; override the
+class-scoped fixture ``make_sample_task`` to return your own factory
+``(pod_template, pod_template_name, role_templates) -> Task`` instead::
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def make_sample_task(cls) -> SampleTaskFactory:
+        return my_factory
+ Each test reports
+every failure at once, each naming plugin, role, field path and layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import pytest
+
+from .kit import Kit, SampleTaskFactory
+from .pod_checks import (
+    crd_findings,
+    crd_missing_reason,
+    determinism_findings,
+    pod_findings,
+    shape_findings,
+)
+from .results import LAYER_NAMES, LAYERS, Finding
+
+__all__ = ["ConformanceSuite"]
+
+
+def _fail_on(findings: Sequence[Finding], what: str) -> None:
+    if findings:
+        lines = "\n".join(f"  {finding}" for finding in findings)
+        pytest.fail(f"{len(findings)} {what}:\n{lines}", pytrace=False)
+
+
+class ConformanceSuite:
+    """Conformance tests for the task type named by ``task_type``.
+
+    Set ``extra_plugins`` to register plugin objects that are not installed (tests of the
+    kit itself do). Declarations the kit honours, per role (:class:`~podtemplate.RoleSpec`):
+    ``owned``/``unsupported`` :class:`~podtemplate.FieldDecl` exempt a field (``[*]`` in a
+    path matches every container); a reason starting ``native: <manifest path>`` says the
+    operator takes the value from that path instead, and the kit checks it is there.
+    """
+
+    task_type: ClassVar[str] = ""
+    extra_plugins: ClassVar[Sequence[object]] = ()
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def conformance_task_type(cls) -> str:
+        if not cls.task_type:
+            pytest.fail(f"{cls.__name__} sets no task_type", pytrace=False)
+        return cls.task_type
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def conformance_plugins(cls) -> Sequence[object]:
+        return tuple(cls.extra_plugins)
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def make_sample_task(cls) -> SampleTaskFactory | None:
+        """None: the plugins' ``podtemplate_make_sample_task`` hook builds the task."""
+        return None
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def conformance(cls, conformance_task_type: str, conformance_plugins: Sequence[object],
+                    make_sample_task: SampleTaskFactory | None) -> Kit:
+        return Kit(conformance_task_type, extra_plugins=conformance_plugins,
+                   make_sample_task=make_sample_task)
+
+    @pytest.mark.parametrize("layer", LAYERS)
+    def test_probe_reaches_every_role(self, conformance: Kit, layer: str) -> None:
+        """Every probe field at ``layer`` reaches every role's pod, or is declared."""
+        _, findings = conformance.probe_layer(layer)
+        _fail_on(findings, f"probe failure(s) at the {LAYER_NAMES[layer]}")
+
+    def test_every_field_is_proven(self, conformance: Kit) -> None:
+        """No field escapes the probe at every layer (e.g. shadowed by the sample task)."""
+        _fail_on(conformance.unproven(), "field(s) the probe could not reach at any layer")
+
+    def test_manifests_match_schema(self, conformance: Kit) -> None:
+        """Custom resources validate against the operator's CRD; ``v1 Pod`` types are
+        checked strictly by :meth:`test_pods_validate`."""
+        reason = crd_missing_reason(conformance)
+        if reason:
+            pytest.skip(reason)
+        _fail_on(crd_findings(conformance), "CRD violation(s)")
+
+    def test_pods_validate(self, conformance: Kit) -> None:
+        _fail_on(pod_findings(conformance), "pod(s) rejected by the kubernetes client models")
+
+    def test_primary_container_first(self, conformance: Kit) -> None:
+        _fail_on(shape_findings(conformance, "primary"), "primary container problem(s)")
+
+    def test_no_duplicate_keys(self, conformance: Kit) -> None:
+        _fail_on(shape_findings(conformance, "duplicate-key"), "duplicate key(s)")
+
+    def test_labels_on_every_pod(self, conformance: Kit) -> None:
+        _fail_on(shape_findings(conformance, "labels"), "missing system label(s)")
+
+    def test_inputs_unmutated(self, conformance: Kit) -> None:
+        _fail_on(conformance.inputs_unmutated(), "mutated input(s)")
+
+    def test_deterministic(self, conformance: Kit) -> None:
+        _fail_on(determinism_findings(conformance), "non-deterministic render(s)")

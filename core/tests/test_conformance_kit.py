@@ -1,0 +1,412 @@
+"""The conformance kit fails deliberately broken plugins, naming plugin, role, field path
+and layer in every message, and passes the built-in Python task type."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import subprocess
+import sys
+import textwrap
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from podtemplate import (
+    ConfigModel,
+    FieldDecl,
+    PodTemplate,
+    RenderContext,
+    Role,
+    RoleSpec,
+    Task,
+    TaskType,
+    hookimpl,
+    object_metadata,
+    pod_manifest,
+)
+from podtemplate.errors import DefinitionError
+from podtemplate.roles import covers
+from podtemplate.testing import LAYER_NAMES, LAYERS, Kit
+from podtemplate.testing.crd import crd_for
+from podtemplate.testing.pod_checks import crd_findings, crd_missing_reason, shape_findings
+
+PYTORCH_CRD = "kubeflow.org_pytorchjobs.yaml"
+
+
+class PairConfig(ConfigModel):
+    """Two roles, each with its own role template."""
+
+    task_type: ClassVar[str]
+    leader: Role = Role()
+    follower: Role = Role()
+
+
+class FixturePlugin:
+    """A two-role task type emitting one v1 Pod per role; subclasses break it."""
+
+    name = "pair"
+    kind, api_version, crd_file = "Pod", "v1", None
+
+    def config(self, role_templates: Mapping[str, PodTemplate]) -> ConfigModel:
+        config_class = type(f"{self.name.title()}Config", (PairConfig,),
+                            {"__annotations__": {"task_type": ClassVar[str]},
+                             "task_type": self.name})
+        return config_class(**{role: Role(pod_template=role_templates.get(role))
+                               for role in ("leader", "follower")})
+
+    @hookimpl
+    def podtemplate_add_task_types(self) -> Sequence[TaskType]:
+        return [TaskType(self.name, distribution=f"podtemplate-{self.name}", kind=self.kind,
+                         api_version=self.api_version, crd_file=self.crd_file)]
+
+    @hookimpl
+    def podtemplate_make_sample_task(self, task_type: str, pod_template: PodTemplate | None,
+                                     pod_template_name: str | None,
+                                     role_templates: Mapping[str, PodTemplate]) -> Task | None:
+        if task_type != self.name:
+            return None
+        return Task(name=f"sample-{self.name}", task_type=self.name, image="busybox:1",
+                    env={"SAMPLE": "1"}, pod_template=pod_template,
+                    pod_template_name=pod_template_name,
+                    task_config=self.config(role_templates))
+
+    def roles(self, task: Task) -> list[RoleSpec]:
+        return [RoleSpec(name=role, template_path="", role=getattr(task.task_config, role))
+                for role in ("leader", "follower")]
+
+    @hookimpl
+    def podtemplate_define_roles(self, task: Task, context: RenderContext
+                                 ) -> list[RoleSpec] | None:
+        return self.roles(task) if task.task_type == self.name else None
+
+    def build(self, task: Task, pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        return [pod_manifest(task, pods[role], context, name=f"{task.name}-{role}")
+                for role in ("leader", "follower")]
+
+    @hookimpl
+    def podtemplate_build_manifests(self, task: Task, roles: Sequence[RoleSpec],
+                                    pods: Mapping[str, dict[str, Any]],
+                                    context: RenderContext) -> list[dict[str, Any]] | None:
+        return self.build(task, pods, context) if task.task_type == self.name else None
+
+
+class DropsTolerations(FixturePlugin):
+    """Loses the tolerations of the follower's pod while building its manifest."""
+
+    name = "drops-tolerations"
+
+    def build(self, task: Task, pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        pods["follower"]["spec"].pop("tolerations", None)
+        return super().build(task, pods, context)
+
+
+class DuplicatesEnv(FixturePlugin):
+    """Appends a copy of the primary container's first env var."""
+
+    name = "duplicates-env"
+
+    def build(self, task: Task, pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        primary = pods["leader"]["spec"]["containers"][0]
+        primary["env"].append(dict(primary["env"][0]))
+        return super().build(task, pods, context)
+
+
+class DeclaresTolerations(DropsTolerations):
+    """Drops the follower's tolerations too, but declares it honestly."""
+
+    name = "declares-tolerations"
+
+    def roles(self, task: Task) -> list[RoleSpec]:
+        leader, follower = super().roles(task)
+        why = FieldDecl("spec.tolerations", "the follower runs on dedicated nodes")
+        return [leader, dataclasses.replace(follower, unsupported=(why,))]
+
+
+class BreaksCrd(FixturePlugin):
+    """A PyTorchJob whose Worker replicas is a string and whose Worker pod carries a field
+    the CRD does not know (its tolerations, misspelled)."""
+
+    name = "breaks-crd"
+    kind, api_version, crd_file = "PyTorchJob", "kubeflow.org/v1", PYTORCH_CRD
+
+    def roles(self, task: Task) -> list[RoleSpec]:
+        return [RoleSpec(name=role, template_path=f"spec.pytorchReplicaSpecs.{key}.template",
+                         container_name="pytorch", role=getattr(task.task_config, role))
+                for role, key in (("leader", "Master"), ("follower", "Worker"))]
+
+    def build(self, task: Task, pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        worker = pods["follower"]["spec"]
+        if "tolerations" in worker:
+            worker["tolerationz"] = worker.pop("tolerations")
+        specs = {"Master": {"replicas": 1, "template": pods["leader"]},
+                 "Worker": {"replicas": "two", "template": pods["follower"]}}
+        return [{"apiVersion": self.api_version, "kind": self.kind,
+                 "metadata": object_metadata(task, context),
+                 "spec": {"pytorchReplicaSpecs": specs}}]
+
+
+def messages(findings: Sequence[object]) -> list[str]:
+    return [str(finding) for finding in findings]
+
+
+# ------------------------------------------------------------------ the built-in type
+
+
+def test_python_task_type_passes_with_nothing_lost() -> None:
+    kit = Kit("python")
+    outcomes = kit.outcomes()
+    assert outcomes and not [o for o in outcomes if o.result == "lost"]
+    assert {o.layer for o in outcomes if o.result == "reached"} == {"cluster", "task",
+                                                                   "override"}
+    assert not kit.unproven()
+    assert not shape_findings(kit) and not kit.inputs_unmutated()
+
+
+# ------------------------------------------------------------------ broken plugins
+
+
+def test_dropped_tolerations_are_reported_for_that_role_at_every_layer() -> None:
+    kit = Kit("drops-tolerations", extra_plugins=[DropsTolerations()])
+    for layer in LAYERS:
+        _, findings = kit.probe_layer(layer)
+        assert [(f.role, f.field, f.layer) for f in findings] == [
+            ("follower", "spec.tolerations", layer)]
+        text = str(findings[0])
+        for part in ("podtemplate-drops-tolerations", "role 'follower'", "spec.tolerations",
+                     LAYER_NAMES[layer]):
+            assert part in text, text
+        assert "probe.podtemplate.io/tolerations" in text  # says what was expected
+
+
+def test_declared_field_is_not_lost() -> None:
+    kit = Kit("declares-tolerations", extra_plugins=[DeclaresTolerations()])
+    outcomes = kit.outcomes()
+    follower = {o.result for o in outcomes if o.role == "follower"
+                and o.field == "spec.tolerations"}
+    assert follower == {"unsupported"}
+    assert not [o for o in outcomes if o.result == "lost"]
+
+
+def test_duplicated_env_var_is_reported() -> None:
+    kit = Kit("duplicates-env", extra_plugins=[DuplicatesEnv()])
+    found = shape_findings(kit, "duplicate-key")
+    assert found and {f.role for f in found} == {"leader"}
+    fields = {f.layer: f.field for f in found}
+    assert fields == {"baseline": "spec.containers[0].env[SAMPLE]",
+                      "task": "spec.containers[0].env[PROBE_PRIMARY_ENV]"}
+    text = messages(found)
+    assert any("podtemplate-duplicates-env" in t and "layer task template (layer 2)" in t
+               for t in text), text
+
+
+def test_crd_violations_are_reported_against_the_real_crd() -> None:
+    if crd_for(PYTORCH_CRD) is None:
+        pytest.skip(f"{PYTORCH_CRD} not found: set PODTEMPLATE_SCHEMAS to the shared schemas")
+    kit = Kit("breaks-crd", extra_plugins=[BreaksCrd()])
+    found = crd_findings(kit)
+    replicas = [f for f in found if "spec.pytorchReplicaSpecs.Worker.replicas" in f.message]
+    assert replicas and "must be of type integer" in replicas[0].message
+    assert replicas[0].role == "follower" and replicas[0].layer in LAYERS
+    pruned = [f for f in found if f.field == "spec.tolerationz"]
+    assert pruned and "prunes" in pruned[0].message and pruned[0].role == "follower"
+    text = str(pruned[0])
+    for part in ("podtemplate-breaks-crd", "role 'follower'", "spec.tolerationz", "layer"):
+        assert part in text, text
+    _, probe = kit.probe_layer("task")
+    assert [(f.role, f.field) for f in probe] == [("follower", "spec.tolerations")]
+
+
+def test_missing_crd_is_a_note_not_a_failure(monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
+    from podtemplate.coverage import coverage
+
+    monkeypatch.setenv("PODTEMPLATE_SCHEMAS", str(tmp_path))
+    kit = Kit("breaks-crd", extra_plugins=[BreaksCrd()])
+    assert "CRD kubeflow.org_pytorchjobs.yaml not found" in (crd_missing_reason(kit) or "")
+    assert crd_findings(kit) == []
+    [plugin] = coverage(["breaks-crd"], extra_plugins=[BreaksCrd()]).plugins
+    assert any("PODTEMPLATE_SCHEMAS" in note for note in plugin.notes)
+
+
+def test_field_the_crd_would_prune_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = crd_for(PYTORCH_CRD)
+    if real is None:
+        pytest.skip(f"{PYTORCH_CRD} not found: set PODTEMPLATE_SCHEMAS to the shared schemas")
+    schema = copy.deepcopy(dict(real.versions["v1"]))
+    replica = schema["properties"]["spec"]["properties"]["pytorchReplicaSpecs"]
+    pod_spec = replica["additionalProperties"]["properties"]["template"]["properties"]["spec"]
+    del pod_spec["properties"]["hostAliases"]  # as an older operator's CRD would lack it
+    trimmed = dataclasses.replace(real, versions={"v1": schema})
+    monkeypatch.setattr("podtemplate.testing.pod_checks.crd_for", lambda *_: trimmed)
+
+    class Faithful(BreaksCrd):
+        name = "faithful-job"
+
+        def build(self, task: Task, pods: Mapping[str, dict[str, Any]],
+                  context: RenderContext) -> list[dict[str, Any]]:
+            specs = {"Master": {"replicas": 1, "template": pods["leader"]},
+                     "Worker": {"replicas": 2, "template": pods["follower"]}}
+            return [{"apiVersion": self.api_version, "kind": self.kind,
+                     "metadata": object_metadata(task, context),
+                     "spec": {"pytorchReplicaSpecs": specs}}]
+
+    kit = Kit("faithful-job", extra_plugins=[Faithful()])
+    _, findings = kit.probe_layer("cluster")
+    assert {(f.role, f.field) for f in findings} == {("leader", "spec.hostAliases"),
+                                                     ("follower", "spec.hostAliases")}
+    assert all("prunes spec.pytorchReplicaSpecs." in f.message for f in findings)
+    assert not crd_findings(kit)
+
+
+# ------------------------------------------------------------------ declarations
+
+
+class NativeAccount(FixturePlugin):
+    """Moves the service account out of the pod into a manifest field, declared native."""
+
+    name = "native-account"
+    honest = True
+
+    def roles(self, task: Task) -> list[RoleSpec]:
+        why = FieldDecl("spec.serviceAccountName",
+                        "native: metadata.annotations.account (the operator reads it there)")
+        return [dataclasses.replace(role, owned=(why,)) for role in super().roles(task)]
+
+    def build(self, task: Task, pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        manifests = super().build(task, pods, context)
+        for manifest in manifests:
+            account = manifest["spec"].pop("serviceAccountName", None)
+            if account and self.honest:
+                manifest["metadata"].setdefault("annotations", {})["account"] = account
+        return manifests
+
+
+class FakeNativeAccount(NativeAccount):
+    name = "fake-native-account"
+    honest = False
+
+
+def test_native_mapping_is_checked_at_its_manifest_path() -> None:
+    kit = Kit("native-account", extra_plugins=[NativeAccount()])
+    results = {o.result for o in kit.outcomes() if o.field == "spec.serviceAccountName"}
+    assert results == {"native"}
+    fake = Kit("fake-native-account", extra_plugins=[FakeNativeAccount()])
+    _, findings = fake.probe_layer("task")
+    assert {(f.role, f.field) for f in findings} == {("leader", "spec.serviceAccountName"),
+                                                     ("follower", "spec.serviceAccountName")}
+    assert "metadata.annotations.account holds nothing" in findings[0].message
+
+
+class SidecarsUnsupported(DropsTolerations):
+    """Declares every container's tolerations... and resizePolicy, with a wildcard."""
+
+    name = "wildcard"
+
+    def roles(self, task: Task) -> list[RoleSpec]:
+        why = (FieldDecl("spec.tolerations", "dedicated nodes"),
+               FieldDecl("spec.containers[*].resizePolicy", "the operator resizes nothing"))
+        return [dataclasses.replace(role, unsupported=why) for role in super().roles(task)]
+
+
+def test_wildcard_declaration_covers_every_container() -> None:
+    kit = Kit("wildcard", extra_plugins=[SidecarsUnsupported()])
+    resize = {o.field: o.result for o in kit.outcomes() if o.field.endswith("resizePolicy")}
+    assert resize == {"spec.containers[primary].resizePolicy": "unsupported",
+                      "spec.containers[probe-sidecar].resizePolicy": "unsupported",
+                      "spec.initContainers[probe-init].resizePolicy": "reached"}
+
+
+class IgnoresRoleTemplates(FixturePlugin):
+    name = "ignores-role-templates"
+
+    def config(self, role_templates: Mapping[str, PodTemplate]) -> ConfigModel:
+        return super().config({})
+
+
+def test_sample_task_that_ignores_role_templates_is_reported() -> None:
+    kit = Kit("ignores-role-templates", extra_plugins=[IgnoresRoleTemplates()])
+    _, findings = kit.probe_layer("role")
+    assert {(f.check, f.role) for f in findings} == {("sample", "leader"),
+                                                     ("sample", "follower")}
+    assert "ignored role_templates['leader']" in str(findings[0])
+
+
+class RejectsHostNetwork(FixturePlugin):
+    """Refuses any task whose own template asks for the host network."""
+
+    name = "rejects-host-network"
+
+    def roles(self, task: Task) -> list[RoleSpec]:
+        if task.pod_template and task.pod_template.pod_spec.get("hostNetwork"):
+            raise DefinitionError("hostNetwork is not allowed", field="spec.hostNetwork",
+                                  fix="drop it")
+        return super().roles(task)
+
+
+def test_a_render_that_fails_loses_every_field_of_that_layer() -> None:
+    kit = Kit("rejects-host-network", extra_plugins=[RejectsHostNetwork()])
+    outcomes, findings = kit.probe_layer("task")
+    main = {f.path for f in kit.probe.fields if f.variant == 0}
+    lost = {o.field for o in outcomes if o.result == "lost"}
+    assert lost == main
+    assert [(f.check, f.layer) for f in findings if f.check == "render"] == [("render", "task")]
+    assert "hostNetwork is not allowed" in str(findings[0])
+    assert not [o for o in kit.probe_layer("cluster")[0] if o.result == "lost"]
+
+
+@pytest.mark.parametrize(("declared", "path", "expected"), [
+    ("spec.tolerations", "spec.tolerations", True),
+    ("spec.tolerations", "spec.tolerationsX", False),
+    ("spec.initContainers", "spec.initContainers[probe-init].image", True),
+    ("spec.containers[*].ports", "spec.containers[probe-sidecar].ports", True),
+    ("spec.containers[*].ports", "spec.initContainers[probe-init].ports", False),
+    ("spec.containers[*].res", "spec.containers[primary].resources", False),
+    ("spec.containers[primary].ports", "spec.containers[pytorch].ports", False),
+])
+def test_declared_paths_cover_their_fields(declared: str, path: str, expected: bool) -> None:
+    assert covers(declared, path) is expected
+
+
+def test_importing_the_kit_has_no_side_effects() -> None:
+    code = ("import sys, podtemplate.testing as t; "
+            "assert 'pytest' not in sys.modules, 'pytest imported'; "
+            "assert 'podtemplate_pytorch' not in sys.modules, 'a plugin was loaded'; "
+            "assert t.default_probe.cache_info().currsize == 0, 'probe built at import'")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+# ------------------------------------------------------------------ as pytest tests
+
+
+def test_conformance_suite_fails_the_broken_plugin_under_pytest(tmp_path: Path) -> None:
+    """The pytest shell over the kit: a subclass for the tolerations-dropping plugin fails
+    the probe test at every layer and passes the others."""
+    source = Path(__file__).read_text(encoding="utf-8")
+    helpers = source[source.index("class PairConfig"):source.index("class DuplicatesEnv")]
+    header = source[:source.index("PYTORCH_CRD =")]
+    (tmp_path / "test_broken_suite.py").write_text(header + helpers + textwrap.dedent("""
+        from podtemplate.testing import ConformanceSuite
+
+
+        class TestBrokenConformance(ConformanceSuite):
+            task_type = "drops-tolerations"
+            extra_plugins = (DropsTolerations(),)
+        """), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir",
+         str(tmp_path), "-c", "/dev/null", str(tmp_path)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    for layer in LAYERS:
+        assert f"test_probe_reaches_every_role[{layer}] FAILED" in out or (
+            f"FAILED test_broken_suite.py::TestBrokenConformance::"
+            f"test_probe_reaches_every_role[{layer}]" in out), out
+    assert "4 failed" in out and "role 'follower', spec.tolerations" in out, out

@@ -1,0 +1,178 @@
+"""The probe is derived from the Kubernetes schema, covers every PodSpec and Container
+field, and every value in it is valid and distinctive."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from kubernetes.client import V1PodTemplateSpec
+from podtemplate.testing import _probe_values, build_probe, default_probe
+from podtemplate.testing import gen_pod_schema as gen
+from podtemplate.testing.probe import INIT, PRIMARY, SIDECAR
+from podtemplate.testing.schema import (
+    CONTAINER,
+    POD_SPEC,
+    SchemaSource,
+    builtin_schema_source,
+    find_openapi,
+    load_schema_source,
+)
+
+GENERATED = Path(gen.__file__).with_name("_pod_schema.py")
+
+
+def with_property(source: SchemaSource, owner: str, name: str, schema: dict[str, Any],
+                  extra: dict[str, Any] | None = None) -> SchemaSource:
+    schemas = copy.deepcopy(dict(source.schemas))
+    schemas[owner]["properties"][name] = schema
+    schemas.update(extra or {})
+    return SchemaSource(schemas=schemas, label="edited")
+
+
+def leaves(value: Any) -> Iterator[Any]:
+    if isinstance(value, dict):
+        for sub in value.values():
+            yield from leaves(sub)
+    elif isinstance(value, list):
+        for sub in value:
+            yield from leaves(sub)
+    else:
+        yield value
+
+
+# ------------------------------------------------------------------ derived from the schema
+
+
+def test_every_podspec_and_container_field_is_probed_or_explained() -> None:
+    source = builtin_schema_source()
+    probe = build_probe(source)
+    covered = set(probe.paths) | set(probe.not_probed)
+    for name in source.definition(POD_SPEC)["properties"]:
+        if name not in ("containers", "initContainers"):
+            assert f"spec.{name}" in covered, name
+    for name in source.definition(CONTAINER)["properties"]:
+        for where in (f"containers[{PRIMARY}]", f"containers[{SIDECAR}]",
+                      f"initContainers[{INIT}]"):
+            assert name == "name" or f"spec.{where}.{name}" in covered, (where, name)
+    assert {"metadata.labels", "metadata.annotations"} <= set(probe.paths)
+    assert len(probe.paths) > 100
+
+
+def test_adding_a_field_to_the_schema_adds_it_to_the_probe() -> None:
+    source = builtin_schema_source()
+    assert "spec.schedulingGroup" not in build_probe(source).paths
+    group = "io.k8s.api.core.v1.PodSchedulingGroup"  # known to the client, not to 1.35
+    edited = with_property(
+        source, POD_SPEC, "schedulingGroup",
+        {"allOf": [{"$ref": f"#/components/schemas/{group}"}]},
+        {group: {"type": "object", "properties": {"podGroupName": {"type": "string"}}}})
+    probe = build_probe(edited)
+    added = probe.field("spec.schedulingGroup")
+    assert added.value == {"podGroupName": "probe-scheduling-group-pod-group-name"}
+    assert probe.templates[added.variant].pod_spec["schedulingGroup"] == added.value
+
+
+def test_a_field_the_client_models_reject_is_reported_not_dropped() -> None:
+    edited = with_property(builtin_schema_source(), CONTAINER, "futureField",
+                           {"type": "string"})
+    probe = build_probe(edited)
+    path = f"spec.containers[{PRIMARY}].futureField"
+    assert path not in probe.paths
+    assert "kubernetes client" in probe.not_probed[path]
+    assert f"spec.initContainers[{INIT}].futureField" in probe.not_probed
+
+
+def test_removing_a_field_from_the_schema_removes_it() -> None:
+    source = builtin_schema_source()
+    schemas = copy.deepcopy(dict(source.schemas))
+    del schemas[POD_SPEC]["properties"]["priorityClassName"]
+    probe = build_probe(SchemaSource(schemas=schemas, label="edited"))
+    assert "spec.priorityClassName" not in probe.paths
+
+
+def test_shared_document_and_builtin_copy_give_the_same_probe() -> None:
+    if find_openapi() is None:
+        pytest.skip("shared Kubernetes OpenAPI document not found (set PODTEMPLATE_SCHEMAS)")
+    shared = build_probe(load_schema_source())
+    builtin = build_probe(builtin_schema_source())
+    assert [(f.path, f.value, f.variant) for f in shared.fields] == [
+        (f.path, f.value, f.variant) for f in builtin.fields]
+
+
+def test_builtin_copy_is_what_the_generator_makes() -> None:
+    spec = find_openapi()
+    if spec is None:
+        pytest.skip("shared Kubernetes OpenAPI document not found (set PODTEMPLATE_SCHEMAS)")
+    assert GENERATED.read_text(encoding="utf-8") == gen.render(spec), (
+        "testing/_pod_schema.py is stale: regenerate it with "
+        f"python -m podtemplate.testing.gen_pod_schema {spec}")
+
+
+def test_without_shared_schemas_the_builtin_copy_is_used(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PODTEMPLATE_SCHEMAS", str(tmp_path))
+    assert "built-in" in load_schema_source().label
+
+
+# ------------------------------------------------------------------ valid and distinctive
+
+
+def test_every_variant_validates_strictly_as_a_pod_template() -> None:
+    for template in default_probe().templates:
+        layer = template.layer()
+        layer["spec"].setdefault("containers", [])
+        layer["spec"]["containers"] = [c if c.get("image") else {**c, "image": "busybox"}
+                                       for c in layer["spec"]["containers"]] or [
+            {"name": PRIMARY, "image": "busybox"}]
+        V1PodTemplateSpec.model_validate(layer)
+
+
+def test_fields_that_clash_are_in_different_variants() -> None:
+    probe = default_probe()
+    variant = {f.path: f.variant for f in probe.fields}
+    assert len(probe.templates) >= 2
+    for moved, kept, _ in _probe_values.APART:
+        assert variant[moved] != variant[kept], (moved, kept)
+    assert set(probe.apart) == {moved for moved, _, _ in _probe_values.APART}
+
+
+def test_numbers_and_generated_texts_are_unique() -> None:
+    probe = default_probe()
+    numbers = Counter(v for f in probe.fields for v in leaves(f.value)
+                      if isinstance(v, int) and not isinstance(v, bool))
+    assert numbers and max(numbers.values()) == 1, numbers.most_common(3)
+    texts = Counter(v for f in probe.fields for v in leaves(f.value)
+                    if isinstance(v, str) and v.startswith("probe-"))
+    shared = {_probe_values.VOLUME, _probe_values.BLOCK_VOLUME, _probe_values.CLAIM}
+    assert {t for t, n in texts.items() if n > 1} <= shared
+
+
+def test_values_name_the_field_they_probe() -> None:
+    probe = default_probe()
+    assert probe.field("spec.tolerations").value[0]["key"].endswith("/tolerations")
+    image = probe.field(f"spec.containers[{SIDECAR}].image").value
+    assert image == "probe-sidecar-image"
+    env = probe.field(f"spec.initContainers[{INIT}].env").value
+    assert env == [{"name": "PROBE_INIT_ENV", "value": "probe-init-env-value"}]
+
+
+def test_string_fields_with_listed_values_all_have_hints(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert default_probe().unhinted_enums == ()
+    hints = dict(_probe_values.FIELD_HINTS)
+    del hints["PodSpec.dnsPolicy"]  # the guard notices a new enum-like string field
+    monkeypatch.setattr("podtemplate.testing.probe.FIELD_HINTS", hints)
+    assert build_probe(builtin_schema_source()).unhinted_enums == ("pod: dnsPolicy.dnsPolicy",)
+
+
+def test_probe_is_json_and_deterministic() -> None:
+    first = build_probe(builtin_schema_source())
+    second = build_probe(builtin_schema_source())
+    assert json.dumps([f.value for f in first.fields]) == json.dumps(
+        [f.value for f in second.fields])
