@@ -7,12 +7,24 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from pydantic import ValidationInfo, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from .errors import DefinitionError, InvalidNameError, PodTemplateError, TemplateFileError
-from .names import check_dns1123_label, check_env_name, check_label_key, check_label_value
-from .names import check_quantity
+from .names import (
+    check_dns1123_label,
+    check_env_name,
+    check_label_key,
+    check_label_value,
+    check_quantity,
+)
 from .podspec import normalize_pod_spec, validate_pod_spec
 from .yamlio import load_all
 
@@ -64,7 +76,8 @@ class Resources(BaseModel):
         return out
 
 
-def normalize_env(env: Mapping[str, EnvValue] | None, *, field: str = "env") -> list[dict[str, str]]:
+def normalize_env(env: Mapping[str, EnvValue] | None, *,
+                  field: str = "env") -> list[dict[str, str]]:
     """``{"A": 1}`` → ``[{"name": "A", "value": "1"}]``; booleans as ``true``/``false``."""
     items = []
     for name, value in (env or {}).items():
@@ -82,7 +95,7 @@ class PodTemplate:
     container in ``pod_spec`` that stands for the task's own container.
     """
 
-    __slots__ = ("pod_spec", "primary_container_name", "labels", "annotations", "source")
+    __slots__ = ("annotations", "labels", "pod_spec", "primary_container_name", "source")
 
     def __init__(self, pod_spec: Any = None, primary_container_name: str = "primary",
                  labels: Mapping[str, str] | None = None,
@@ -102,7 +115,7 @@ class PodTemplate:
             self.labels = _check_metadata_map(labels, "metadata.labels", values=True)
             self.annotations = _check_metadata_map(annotations, "metadata.annotations")
         except PodTemplateError as error:
-            raise error.located(file=source)
+            raise error.located(file=source) from None
         self.pod_spec: dict[str, Any] = spec
         self.primary_container_name = primary_container_name
 
@@ -170,7 +183,8 @@ class PodTemplate:
 def _looks_like_path(value: str | Path) -> bool:
     if isinstance(value, Path):
         return True
-    return "\n" not in value and ":" not in value and Path(value).suffix in {".yaml", ".yml", ".json"}
+    suffix = Path(value).suffix
+    return "\n" not in value and ":" not in value and suffix in {".yaml", ".yml", ".json"}
 
 
 def _check_metadata_map(mapping: Mapping[str, Any] | None, field: str, *,

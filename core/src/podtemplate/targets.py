@@ -49,7 +49,8 @@ def load_module(target: str) -> ModuleType:
                               fix="give an existing .py file, folder or an importable module")
         name, root = _module_name_for(path)
         loaded = sys.modules.get(name)
-        if loaded is not None and Path(getattr(loaded, "__file__", "") or "").resolve() != path.resolve():
+        loaded_from = Path(getattr(loaded, "__file__", "") or "").resolve()
+        if loaded is not None and loaded_from != path.resolve():
             raise TargetError(f"a different module named {name!r} is already imported "
                               f"from {loaded.__file__}", file=target,
                               fix="rename the file or its package so module names differ")
@@ -69,7 +70,7 @@ def load_module(target: str) -> ModuleType:
         return importlib.import_module(name)
     except TargetError:
         raise
-    except Exception as error:  # noqa: BLE001 - any import failure is the user's to see
+    except Exception as error:
         raise _import_error(target, error) from None
 
 
