@@ -186,3 +186,16 @@ def test_every_installed_plugin_has_nothing_lost() -> None:
     assert not lost
     assert result.exit_code == 0, [p["problems"] for p in data["plugins"]]
     assert "python" in {p["taskType"] for p in data["plugins"]}
+
+
+def test_readme_shows_the_coverage_summary_of_this_repository() -> None:
+    """The README's matrix is the real one: every summary row of `coverage --format
+    markdown` over the installed plugins appears in it, word for word."""
+    result = CliRunner().invoke(main, ["coverage", "--format", "markdown"])
+    assert result.exit_code == 0, result.output
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    rows = [line for line in result.output.splitlines()
+            if line.startswith("| ") and "podtemplate" in line and "%" in line]
+    assert len(rows) >= 7
+    missing = [row for row in rows if row not in readme]
+    assert not missing, f"README coverage table is stale; regenerate it: {missing}"
