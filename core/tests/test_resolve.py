@@ -462,3 +462,21 @@ def test_scheduling_role_takes_placement_but_no_task_resources(templates_dir) ->
     assert pod["spec"]["tolerations"] == [{"key": "gpu", "operator": "Exists"}]
     assert "hostIPC" not in pod["spec"]
     assert "resources" not in pod["spec"]["containers"][0]
+
+
+def test_default_image_fills_but_never_overrides_a_template_image(render_pods) -> None:  # type: ignore[no-untyped-def]
+    platform = Platform(defaultImage="default:1")
+
+    @task(pod_template=PodTemplate({"containers": [{"name": "primary", "image": "tpl:1"}]}))
+    def templated() -> None: ...
+
+    @task
+    def bare() -> None: ...
+
+    @task(image="own:1", pod_template=PodTemplate({"containers": [
+        {"name": "primary", "image": "tpl:1"}]}))
+    def own() -> None: ...
+
+    images = [pod["spec"]["containers"][0]["image"]
+              for pod in render_pods([templated, bare, own], platform)]
+    assert images == ["tpl:1", "default:1", "own:1"]

@@ -47,8 +47,10 @@ def _convert(text: str, annotation: Any) -> Any:
 
 def inputs_for(task: Task, raw: Mapping[str, str]) -> dict[str, Any]:
     """The inputs of ``raw`` this task takes, converted to its parameter types."""
+    if not raw:  # first: a render without --input needs no (costly) signature
+        return {}
     signature = task.signature
-    if signature is None or not raw:
+    if signature is None:
         return {}
     hints = typing.get_type_hints(task.fn) if task.fn is not None else {}
     out: dict[str, Any] = {}

@@ -22,18 +22,28 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Layer:
-    """One layer. ``fragment`` is read only: merging copies what it takes."""
+    """One layer. ``fragment`` is read only: merging copies what it takes.
+
+    ``source`` is the long-lived object the fragment is derived from (a PodTemplate, the
+    Platform), None for a fragment built for one task; ``variant`` says how it was
+    derived. Equal (source, variant) means an equal fragment, so work on it - folding,
+    validating - can be done once per render and reused (see ``_layer_cache``).
+    ``proven`` marks a fragment valid by construction (see ``_podcheck``).
+    """
 
     label: str
     fragment: Mapping[str, Any]
     primary_alias: str | None = None
+    source: object | None = None
+    variant: str = ""
+    proven: bool = False
 
 
 def template_layer(label: str, template: PodTemplate, *, alias: str | None = None) -> Layer:
     fragment: dict[str, Any] = {"spec": template.pod_spec}
     if template.labels or template.annotations:
         fragment["metadata"] = {"labels": template.labels, "annotations": template.annotations}
-    return Layer(label, fragment, alias or template.primary_container_name)
+    return Layer(label, fragment, alias or template.primary_container_name, source=template)
 
 
 def resources_fragment(requests: Resources | None, limits: Resources | None,
@@ -71,7 +81,11 @@ def settings_layer(label: str, *, primary: str, gpu_name: str, image: str | None
         container["resources"] = resources
     if len(container) == 1:
         return None
-    return Layer(label, {"spec": {"containers": [container]}}, primary)
+    # Valid by construction when image, command and args are strings: env names and
+    # quantities were checked when the task was defined, the primary name is checked
+    # with the final pod.
+    proven = all(type(v) is str for v in (image or "", *(command or ()), *(args or ())))
+    return Layer(label, {"spec": {"containers": [container]}}, primary, proven=proven)
 
 
 def scheduling_only(layer: Layer) -> Layer:
@@ -80,7 +94,8 @@ def scheduling_only(layer: Layer) -> Layer:
     fragment: dict[str, Any] = {"spec": {k: v for k, v in spec.items() if k in SCHEDULING_FIELDS}}
     if "metadata" in layer.fragment:
         fragment["metadata"] = layer.fragment["metadata"]
-    return Layer(f"{layer.label} (scheduling fields)", fragment, layer.primary_alias)
+    return Layer(f"{layer.label} (scheduling fields)", fragment, layer.primary_alias,
+                 source=layer.source, variant=f"{layer.variant}/scheduling")
 
 
 def without_task_resources(layer: Layer) -> Layer:
@@ -96,4 +111,5 @@ def without_task_resources(layer: Layer) -> Layer:
     if not containers:
         return layer
     return Layer(layer.label, {**layer.fragment, "spec": {**spec, "containers": containers}},
-                 layer.primary_alias)
+                 layer.primary_alias, source=layer.source,
+                 variant=f"{layer.variant}/no-task-resources")

@@ -78,6 +78,7 @@ _MERGE = "merge"
 _DIRECTIVES = (REPLACE, DELETE, _MERGE)
 _UNKNOWN_FIX = "use $patch: replace, delete or merge"
 _GONE = object()  # marks a deleted slot of a keyed list until the list is compacted
+_PLAIN = frozenset({str, int, bool, float})  # leaf types, set as they are
 
 
 class _Record:
@@ -183,7 +184,11 @@ def _merge_dict(target: dict[str, Any], higher: Mapping[str, Any], node: Node,
     fields, fallback = node.fields, node.fallback
     for key, value in items:
         try:
-            if value is None:
+            if type(value) in _PLAIN:  # most values: tested first, and exactly
+                if path is not None and record is not None:
+                    _record_leaf(target, key, fields.get(key, fallback), path, record)
+                target[key] = value
+            elif value is None:
                 if key in target:
                     _drop(target, key, fields.get(key, fallback), path, record)
             elif isinstance(value, dict):

@@ -108,8 +108,10 @@ def validate_pod_template_spec(template: Mapping[str, Any], *, root: str = "") -
     check_pod_spec(data.get("spec") or {}, root=f"{root}.spec" if root else "spec")
 
 
-def check_pod_spec(spec: Mapping[str, Any], *, root: str = "spec") -> None:
-    """What the client models do not check: names, quantities and duplicate keys."""
+def check_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
+                   duplicates: bool = True) -> None:
+    """What the client models do not check: names, quantities and duplicate keys
+    (``duplicates=False`` leaves those out: a merge result never has any)."""
     for list_name in _CONTAINER_LISTS:
         for index, container in enumerate(spec.get(list_name) or []):
             name = container.get("name")
@@ -122,12 +124,12 @@ def check_pod_spec(spec: Mapping[str, Any], *, root: str = "spec") -> None:
     for name, value in (spec.get("overhead") or {}).items():
         check_quantity(value, field=f"{root}.overhead.{name}")
     _check_resources(spec.get("resources") or {}, f"{root}.resources")
-    duplicates = duplicate_keys(spec)
-    if duplicates:
+    repeated = duplicate_keys(spec) if duplicates else []
+    if repeated:
         raise InvalidPodSpecError(
             "the same key is given twice in one list",
             fix="give each container, env var, volume, port... once per template",
-            field=root + duplicates[0][len("spec"):],
+            field=root + repeated[0][len("spec"):],
         )
 
 

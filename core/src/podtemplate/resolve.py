@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._layer_cache import empty_pod, expanded_spec, layer_proven, shared_prefix
 from .context import RenderContext
 from .errors import DefinitionError, PodTemplateError
 from .layers import (
@@ -15,7 +16,7 @@ from .layers import (
 )
 from .merge import expand_container_aliases, merge_into
 from .model import PodTemplate
-from .names import parse_quantity
+from .names import check_dns1123_label, parse_quantity
 from .podspec import validate_pod_template_spec
 from .roles import RoleSpec
 from .store import find_template
@@ -66,7 +67,7 @@ def _interruptible(task: Task, role_spec: RoleSpec) -> bool:
 
 def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
                 primary: str) -> list[Layer]:
-    """Layers 1–6 of one role, lowest first."""
+    """Layers 1-6 of one role, lowest first."""
     layers: list[Layer] = []
     found = cluster_template(task, context)
     if found is not None:
@@ -75,12 +76,13 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
             cluster = without_task_resources(cluster)
         layers.append(cluster)
     if _interruptible(task, role_spec) and context.platform.interruptible:
-        layers.append(Layer("platform interruptible", {"spec": context.platform.interruptible}))
+        layers.append(Layer("platform interruptible", {"spec": context.platform.interruptible},
+                            source=context.platform, variant="interruptible"))
     gpu = context.platform.gpu_resource_name
     own: list[Layer | None] = [
         task.pod_template and template_layer("task template", task.pod_template),
         settings_layer("task settings", primary=primary, gpu_name=gpu,
-                       image=task.image or context.platform.default_image,
+                       image=task.image,
                        command=task.command, args=task.args, env=task.env,
                        requests=task.requests, limits=task.limits),
         task.override and template_layer("task override", task.override),
@@ -137,13 +139,34 @@ def _container_names(layers: list[Layer], primary: str, list_name: str) -> list[
 
 
 def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: list[str],
-          init_names: list[str], provenance: dict[str, str] | None) -> None:
-    fragment = dict(layer.fragment)
-    if "spec" in fragment:
-        fragment["spec"] = expand_container_aliases(
-            fragment["spec"], primary_name=primary, layer_primary_name=layer.primary_alias,
-            container_names=names, init_container_names=init_names)
+          init_names: list[str], provenance: dict[str, str] | None,
+          context: RenderContext) -> None:
+    fragment = layer.fragment
+    spec = fragment.get("spec")
+    if spec is not None and _has_magic_names(spec, primary, layer.primary_alias):
+        def expand() -> dict[str, Any]:
+            return expand_container_aliases(
+                spec, primary_name=primary, layer_primary_name=layer.primary_alias,
+                container_names=names, init_container_names=init_names)
+
+        fragment = {**fragment, "spec": expanded_spec(layer, primary, names, init_names,
+                                                      expand, context)}
     merge_into(acc, fragment, root="", layer=layer.label, provenance=provenance)
+
+
+def _has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:
+    """Whether expanding the layer's magic container names changes anything: without a
+    ``default``/``default-init`` entry and without a primary alias to rename, the
+    expansion is a plain copy, and the merge copies what it takes anyway."""
+    for list_name in ("containers", "initContainers"):
+        items = spec.get(list_name)
+        if not isinstance(items, list):
+            continue
+        for container in items:
+            name = container.get("name") if isinstance(container, dict) else None
+            if name in _MAGIC or (name == alias and alias != primary):
+                return True
+    return False
 
 
 def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderContext
@@ -168,8 +191,10 @@ def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderCo
             fill.setdefault("limits", {})[name] = request if high else value
     if not fill:
         return None
+    # Valid by construction: quantities of the task or of platform.yaml, both checked.
     return Layer("platform defaultResources",
-                 {"spec": {"containers": [{"name": primary, "resources": fill}]}}, primary)
+                 {"spec": {"containers": [{"name": primary, "resources": fill}]}}, primary,
+                 proven=True)
 
 
 def resolve_pod(task: Task, role_spec: RoleSpec, context: RenderContext, *,
@@ -192,16 +217,24 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     _warn_renamed(task, role_spec, layers, context)
     names = _container_names([*layers, operator], primary, "containers")
     init_names = _container_names([*layers, operator], primary, "initContainers")
-    acc: dict[str, Any] = {"metadata": {}, "spec": {"containers": [{"name": primary}]}}
-    fold = {"primary": primary, "names": names, "init_names": init_names,
-            "provenance": provenance}
-    for layer in layers:
-        _fold(acc, layer, **fold)  # type: ignore[arg-type]
+
+    def fold(acc: dict[str, Any], layer: Layer) -> None:
+        _fold(acc, layer, primary=primary, names=names, init_names=init_names,
+              provenance=provenance, context=context)
+
+    if provenance is None:
+        acc, done, proven = shared_prefix(layers, primary, names, init_names, fold, context)
+    else:
+        acc, done, proven = empty_pod(primary), 0, False
+    for layer in layers[done:]:
+        fold(acc, layer)
+        proven = proven and layer_proven(layer, context)
     fill = _fill_default_resources(acc, primary, context)
-    for layer in (fill, operator):
-        if layer is not None:
-            _fold(acc, layer, **fold)  # type: ignore[arg-type]
-    return _finalize(acc, task, role_spec, primary, context)
+    for last in (fill, operator):
+        if last is not None:
+            fold(acc, last)
+            proven = proven and layer_proven(last, context)
+    return _finalize(acc, task, role_spec, primary, context, proven=proven)
 
 
 def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
@@ -210,8 +243,9 @@ def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
         return
     for layer in layers:
         alias = layer.primary_alias
+        containers = (layer.fragment.get("spec") or {}).get("containers") or ()
         if alias not in (None, "primary", role_spec.container_name) and any(
-            c.get("name") == alias for c in (layer.fragment.get("spec") or {}).get("containers") or ()
+            c.get("name") == alias for c in containers
         ):
             context.warn(f"{layer.label}: primary container {alias!r} is renamed to "
                          f"{role_spec.container_name!r}, the name the operator requires",
@@ -220,10 +254,12 @@ def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
 
 
 def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str,
-              context: RenderContext) -> dict[str, Any]:
+              context: RenderContext, *, proven: bool = False) -> dict[str, Any]:
     spec = acc["spec"]
     containers = spec["containers"]
     containers.sort(key=lambda c: c["name"] != primary)  # stable: primary first, rest kept
+    if not containers[0].get("image") and context.platform.default_image:
+        containers[0]["image"] = context.platform.default_image  # fills, never overrides
     if not containers[0].get("image"):
         raise DefinitionError(
             "the primary container has no image", field=f"spec.containers[{primary}].image",
@@ -234,8 +270,27 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
     labels = metadata.setdefault("labels", {})
     labels.update(zip(SYSTEM_LABELS, (task.name, task.task_type, role_spec.name), strict=True))
     metadata.setdefault("annotations", {})[DEFAULT_CONTAINER_ANNOTATION] = primary
-    validate_pod_template_spec(acc)
+    if not (proven and _composed_valid(acc, primary)):
+        validate_pod_template_spec(acc)
     return acc
+
+
+def _composed_valid(pod: dict[str, Any], primary: str) -> bool:
+    """What layers proven valid one by one (see ``_podcheck``) do not settle for the pod
+    they merge into: the names and values that no layer gave - the primary container's
+    name, the default image, the system labels - and that the pod still has containers. When this is
+    False, the pod is validated whole, and that reports the problem."""
+    containers = pod["spec"].get("containers")
+    if type(containers) is not list or not containers or type(containers[0].get("image")) \
+            is not str:
+        return False
+    try:
+        check_dns1123_label(primary, what="container name")
+    except PodTemplateError:
+        return False
+    metadata = pod["metadata"]
+    return all(type(value) is str for value in metadata["labels"].values()) and all(
+        type(value) is str for value in metadata["annotations"].values())
 
 
 _LEADING_KEYS = ("name", "image", "command", "args")

@@ -1,0 +1,100 @@
+"""The harness: ``python -m benchmarks [-n N] [--seed S] [--small]``.
+
+Prints a table of figures, then, as its last line, one JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from .e2e import run_cli, write_task_module
+from .figures import digest, explain_cost_off, task_scaling, template_scaling, throughput
+from .generate import available_types, generate_tasks
+from .report import Report
+from .workload import write_platform
+
+__all__ = ["main"]
+
+SMALL_N = 40
+IN_MEMORY_MODULE = "bench_tasks"  # the module name the in-memory tasks claim
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    parser.add_argument("-n", type=int, default=2000, help="tasks per measurement (10N "
+                        "for the scaling figures); default 2000")
+    parser.add_argument("--small", action="store_true",
+                        help=f"smoke run: N={SMALL_N}, one repetition")
+    parser.add_argument("--seed", type=int, default=20260101)
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="repetitions per timing; default 3 (5 for the scaling and "
+                        "explain figures), 1 with --small")
+    parser.add_argument("--types", nargs="*", default=None,
+                        help="task types to include (default: every installed type)")
+    parser.add_argument("--skip-cli", action="store_true",
+                        help="skip the end-to-end CLI figures (child processes)")
+    options = parser.parse_args(argv)
+    if options.small:
+        options.n = SMALL_N
+    if options.repeat is None:
+        options.repeat = 1 if options.small else 3
+    return options
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = parse(argv)
+    types, notes = available_types(options.types)
+    for note in notes:
+        print(f"note: {note}")
+    if not types:
+        print("no task type to measure", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="podtemplate-bench-") as scratch:
+        report = measure(options, types, Path(scratch))
+    report.extra["skipped"] = notes
+    report.extra["harness_seconds"] = round(time.perf_counter() - started, 1)
+    report.print_table()
+    print(json.dumps(report.as_json(), sort_keys=False))
+    return 0
+
+
+def measure(options: argparse.Namespace, types: list[str], scratch: Path) -> Report:
+    n, seed, repeat = options.n, options.seed, options.repeat
+    platform = write_platform(scratch / "platform")
+    report = Report(n=n, seed=seed, types=types, repeat=repeat)
+    # First, while the heap is small: a full collection traversing the workloads built
+    # below would land on one of the two merges and blur a figure about the merge.
+    report.template_scaling = template_scaling(max(repeat, 5))
+    for task_type in types:
+        tasks = generate_tasks(n, [task_type], seed=seed, module=IN_MEMORY_MODULE)
+        report.add_throughput(task_type, throughput(tasks, platform, repeat)[0])
+    mixed = generate_tasks(n, types, seed=seed, module=IN_MEMORY_MODULE)
+    mixed_figures, output = throughput(mixed, platform, repeat)
+    report.add_throughput("mixed", mixed_figures)
+    report.extra["output_digest"] = digest(output)
+    large = generate_tasks(10 * n, types, seed=seed, module=IN_MEMORY_MODULE)
+    report.task_scaling = task_scaling(mixed, large, platform, _more(repeat))
+    del large
+    report.explain = explain_cost_off(mixed, platform, _more(repeat), output)
+    if not options.skip_cli:
+        report.cli = [_cli(scratch, platform, size, seed, types) for size in (n, 10 * n)]
+    return report
+
+
+def _more(repeat: int) -> int:
+    """Repetitions for the figures whose two sides differ least (or take longest): a
+    median of five pairs rides out a busy machine better than one of three."""
+    return repeat if repeat < 3 else max(repeat, 5)
+
+
+def _cli(scratch: Path, platform: Path, n: int, seed: int, types: list[str]) -> Any:
+    module = write_task_module(scratch, n, seed, types)
+    return run_cli(module, platform, scratch / f"rendered_{n}.yaml", n)

@@ -1,0 +1,103 @@
+"""Timing primitives: each figure is a ratio of two timings taken in the same run, back
+to back and repeated, so that machine noise hits both sides alike.
+
+Times are CPU seconds of this process (``time.process_time``): other load on the machine
+stretches the wall clock, not the work done here.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import json
+import statistics
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pluggy
+from podtemplate import Task
+from podtemplate.plugins import build_plugin_manager
+from podtemplate.render import iter_render, make_context
+
+__all__ = ["Paired", "Timed", "json_floor", "paired", "plugin_manager", "render_in_memory"]
+
+Timed = Callable[[], float]
+
+
+@functools.cache
+def plugin_manager() -> pluggy.PluginManager:
+    """One plugin manager for the whole run: entry points are loaded once, as in the CLI."""
+    return build_plugin_manager()
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Two timings, ``a`` and ``b``, taken back to back ``repeat`` times."""
+
+    a: tuple[float, ...]
+    b: tuple[float, ...]
+
+    @property
+    def best(self) -> tuple[float, float]:
+        """The fastest of each: the least disturbed by the rest of the machine."""
+        return min(self.a), min(self.b)
+
+    @property
+    def ratio(self) -> float:
+        """b / a: the median of the ratios of each pair. A pair is timed back to back, so
+        a slow phase of the machine hits both sides; the median drops the odd pair."""
+        return statistics.median(b / a for a, b in zip(self.a, self.b, strict=True))
+
+
+def paired(a: Timed, b: Timed, repeat: int) -> Paired:
+    """Run ``a`` then ``b``, ``repeat`` times (A B A B ..., never in blocks)."""
+    pairs = [(a(), b()) for _ in range(repeat)]
+    return Paired(tuple(x for x, _ in pairs), tuple(y for _, y in pairs))
+
+
+def render_in_memory(tasks: Sequence[Task], platform: Path, keep: list[Any] | None = None,
+                     *, collect: bool = True) -> float:
+    """Seconds to resolve and build every manifest of ``tasks`` into memory.
+
+    A fresh render context per run (nothing is reused between runs), with its template
+    folder read before the clock starts: that is a one-off cost per render, not per task.
+    The manifests go to ``keep`` when given (so the floor can copy the same output).
+    ``collect=False`` times with the cyclic garbage collector off.
+    """
+    context = make_context(platform=platform, plugin_manager=plugin_manager())
+    _ = context.store
+    with _collector(collect):
+        start = time.process_time()
+        manifests = list(iter_render(tasks, context))
+        elapsed = time.process_time() - start
+    if keep is not None:
+        keep[:] = manifests
+    del manifests  # freed here, outside the clock
+    return elapsed
+
+
+def json_floor(manifests: list[Any], *, collect: bool = True) -> float:
+    """Seconds to ``json.loads(json.dumps(...))`` the manifests: the cost of merely
+    producing a copy of the output."""
+    with _collector(collect):
+        start = time.process_time()
+        copy = json.loads(json.dumps(manifests))
+        elapsed = time.process_time() - start
+    del copy
+    return elapsed
+
+
+@contextmanager
+def _collector(enabled: bool) -> Iterator[None]:
+    """A clean heap to start from; the cyclic collector on (as users run) or off."""
+    gc.collect()
+    if not enabled:
+        gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

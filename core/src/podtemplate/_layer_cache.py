@@ -1,0 +1,184 @@
+"""Per-render caches of resolution: what many tasks share is folded and proven once.
+
+Thousands of tasks of one render share a handful of templates: the cluster default, a
+few named templates, the inline templates their teams reuse. Two things are done once
+per distinct template instead of once per pod:
+
+- **Folding the shared prefix.** The leading layers of a role that come from long-lived
+  sources (cluster template, platform interruptible fragment, task template) give the
+  same partial pod for every task with the same sources, primary name and container
+  names. It is folded once and kept as a ``marshal`` image; each task starts from a
+  fresh copy of it (``marshal.loads`` builds new objects, sharing nothing).
+- **Proving layers valid.** See :mod:`podtemplate._podcheck`: when every layer of a pod
+  is proven, the final pod is valid without validating it whole. A template is proven
+  once; a fragment built for one task is proven on its own (it is small).
+
+Nothing here is used when provenance is recorded: then every layer is folded as usual.
+"""
+
+from __future__ import annotations
+
+import marshal
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ._podcheck import proves_pod_template_spec
+from .context import RenderContext
+from .errors import PodTemplateError
+from .layers import Layer
+from .merge import clean
+from .podspec import check_pod_spec
+
+__all__ = ["empty_pod", "expanded_spec", "layer_proven", "shared_prefix"]
+
+Fold = Callable[[dict[str, Any], Layer], None]
+_PREFIXES = "layer-cache:prefixes"
+_PROVEN = "layer-cache:proven"
+_EXPANDED = "layer-cache:expanded"
+_TABLE_LIMIT = 4096
+_DEFAULTS = ("default", "default-init")
+
+
+def _cache(context: RenderContext, name: str) -> dict[Any, Any]:
+    table: dict[Any, Any] | None = context.cache.get(name)
+    if table is None:
+        table = context.cache[name] = {}
+    return table
+
+
+def empty_pod(primary: str) -> dict[str, Any]:
+    """Where the fold of a role starts: its primary container, named."""
+    return {"metadata": {}, "spec": {"containers": [{"name": primary}]}}
+
+
+def shared_prefix(layers: Sequence[Layer], primary: str, names: Sequence[str],
+                  init_names: Sequence[str], fold: Fold, context: RenderContext
+                  ) -> tuple[dict[str, Any], int, bool]:
+    """A fresh pod with the leading shared layers folded in: ``(pod, how many layers
+    were folded, whether they are all proven valid)``.
+
+    Every prefix is remembered, so a new combination (the default template, then a
+    team template not seen before) starts from the longest one already folded.
+    """
+    count = 0
+    while count < len(layers) and layers[count].source is not None:
+        count += 1
+    if count == 0:
+        return empty_pod(primary), 0, True
+    keys = _prefix_keys(layers[:count], primary, names, init_names)
+    table = _cache(context, _PREFIXES)
+    done, pod, proven = 0, None, True
+    for length in range(count, 0, -1):
+        entry = table.get(keys[length - 1])
+        if entry is not None and entry[0] is not None:
+            done, pod, proven = length, marshal.loads(entry[0]), entry[1]
+            break
+    if pod is None:
+        pod = empty_pod(primary)
+    if len(table) > _TABLE_LIMIT:
+        table.clear()  # bounded: a render's memory must not grow with N
+    for length in range(done + 1, count + 1):
+        layer = layers[length - 1]
+        fold(pod, layer)
+        proven = proven and layer_proven(layer, context)
+        # The sources are kept with the entry: the ids in its key stay theirs.
+        table[keys[length - 1]] = (_image(pod), proven, layer.source)
+    return pod, count, proven
+
+
+def _prefix_keys(shared: Sequence[Layer], primary: str, names: Sequence[str],
+                 init_names: Sequence[str]) -> list[tuple[Any, ...]]:
+    """A key for each prefix of ``shared``. The fold of a layer depends on its fragment,
+    its primary alias and the role's primary name, and - only where it has
+    ``default``/``default-init`` entries - on the container names those expand to."""
+    keys: list[tuple[Any, ...]] = []
+    key: tuple[Any, ...] = (primary,)
+    for layer in shared:
+        part: tuple[Any, ...] = (id(layer.source), layer.variant, layer.primary_alias)
+        if _has_defaults(layer):
+            part += (tuple(names), tuple(init_names))
+        key = (key, part)
+        keys.append(key)
+    return keys
+
+
+def _has_defaults(layer: Layer) -> bool:
+    spec = layer.fragment.get("spec") or {}
+    return any(isinstance(c, dict) and c.get("name") in _DEFAULTS
+               for name in ("containers", "initContainers") for c in spec.get(name) or ())
+
+
+def expanded_spec(layer: Layer, primary: str, names: Sequence[str],
+                  init_names: Sequence[str], expand: Callable[[], dict[str, Any]],
+                  context: RenderContext) -> Mapping[str, Any]:
+    """``expand()`` - the layer's spec with its magic container names resolved - done
+    once per render for a layer with a source. The result is read only, like every
+    fragment: the merge copies what it takes."""
+    if layer.source is None:
+        return expand()
+    defaults = (tuple(names), tuple(init_names)) if _has_defaults(layer) else None
+    key = (id(layer.source), layer.variant, layer.primary_alias, primary, defaults)
+    table = _cache(context, _EXPANDED)
+    entry = table.get(key)
+    if entry is None:
+        if len(table) > _TABLE_LIMIT:
+            table.clear()
+        entry = table[key] = (expand(), layer.source)
+    spec: Mapping[str, Any] = entry[0]
+    return spec
+
+
+def _image(pod: dict[str, Any]) -> bytes | None:
+    """The pod as bytes that ``marshal.loads`` turns into a fresh copy. Its strings are
+    interned first, so that every copy shares them instead of holding its own."""
+    try:
+        return marshal.dumps(_interned(pod))
+    except ValueError:
+        return None
+
+
+def _interned(value: Any) -> Any:
+    kind = type(value)
+    if kind is str:
+        return sys.intern(value)
+    if kind is dict:
+        return {_interned(k): _interned(v) for k, v in value.items()}
+    if kind is list:
+        return [_interned(item) for item in value]
+    return value
+
+
+def layer_proven(layer: Layer, context: RenderContext) -> bool:
+    """True if ``layer`` is surely valid (see :mod:`podtemplate._podcheck`); once per
+    render for a layer with a source, every time for a one-task fragment."""
+    if layer.proven:
+        return True
+    if layer.source is None:
+        return _proves(layer.fragment)
+    table = _cache(context, _PROVEN)
+    key = (id(layer.source), layer.variant)
+    entry = table.get(key)
+    if entry is None:
+        if len(table) > _TABLE_LIMIT:
+            table.clear()
+        entry = table[key] = (_proves(layer.fragment), layer.source)
+    return bool(entry[0])
+
+
+def _proves(fragment: Any) -> bool:
+    """The fragment as the merge takes it - directives applied to nothing, nulls dropped -
+    is valid with canonical names, and passes the checks the client models leave out."""
+    if not proves_pod_template_spec(fragment):
+        try:
+            fragment = clean(fragment)
+        except PodTemplateError:
+            return False
+        if not proves_pod_template_spec(fragment):
+            return False
+    try:
+        # Duplicate keys in a fragment do not matter: the merge gives each key once.
+        check_pod_spec(fragment.get("spec") or {}, duplicates=False)
+    except PodTemplateError:
+        return False
+    return True

@@ -1,0 +1,134 @@
+"""A fast, conservative proof that a pod fragment is valid for the kubernetes client models.
+
+Validating every final pod with the client's pydantic models costs more than rendering it.
+But a final pod is a merge of fragments, and the merge only ever puts at a field path
+values that some fragment held at that same path: each object of the result has the
+keys of objects of the fragments, each list item is an item of a fragment (merged with
+items of the same key), each scalar is a fragment's scalar. So when every fragment is
+valid with *canonical* field names (the camelCase alias, as in YAML manifests), exact
+value types and its required fields present, the merged pod is valid too. Deletions
+cannot break that: a fragment that deletes a required field keeps the object around it,
+without the field, and so is not proven.
+
+:func:`proves_pod_template_spec` walks a fragment along a table built once from the
+client models. It says True only when it is sure; anything unusual - a snake_case field
+name, a directive, a value the models would coerce, a field type it does not model
+(datetimes) - makes it say False, and the caller validates the final pod with the models
+as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.types import Strict
+
+__all__ = ["proves_pod_template_spec"]
+
+# A node of the table: ("leaf", accepted exact types) | ("any",) | ("list", node) |
+# ("map", node) | ("model", {canonical name: node or None}, required names).
+# A field whose node is None is one this check does not model: a value there is unproven.
+Node = tuple[Any, ...]
+_ANY: Node = ("any",)
+_SCALARS = {str: str, int: int, bool: bool, float: float}
+
+
+def _leaf(annotation: Any) -> frozenset[type] | None:
+    """The exact types a scalar annotation surely accepts, or None."""
+    if typing.get_origin(annotation) is typing.Annotated:
+        base, *extras = typing.get_args(annotation)
+        return _leaf(base) if all(isinstance(e, Strict) for e in extras) else None
+    if annotation in _SCALARS:
+        return frozenset({_SCALARS[annotation]})
+    return None
+
+
+def _node(annotation: Any, models: dict[type, Node]) -> Node | None:
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in args if a is not type(None)]
+        if len(options) == 1:
+            return _node(options[0], models)
+        leaves = [_leaf(option) for option in options]
+        if all(leaves):
+            return ("leaf", frozenset().union(*leaves))  # type: ignore[arg-type]
+        return None
+    if annotation is Any:
+        return _ANY
+    if origin is list:
+        item = _node(args[0], models)
+        return None if item is None else ("list", item)
+    if origin is dict:
+        value = _node(args[1], models)
+        return None if value is None or args[0] is not str else ("map", value)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _model(annotation, models)
+    leaf = _leaf(annotation)
+    return None if leaf is None else ("leaf", leaf)
+
+
+def _model(model: type[BaseModel], models: dict[type, Node]) -> Node:
+    if model in models:
+        return models[model]
+    fields: dict[str, Node | None] = {}
+    required: list[str] = []
+    node: Node = ("model", fields, required)
+    models[model] = node  # before the fields: the model graph may refer back to itself
+    for name, info in model.model_fields.items():
+        canonical = info.serialization_alias or info.alias or name
+        plain = [m for m in info.metadata if not isinstance(m, Strict)]
+        fields[canonical] = None if plain else _node(info.annotation, models)
+        if info.is_required():
+            required.append(canonical)
+    return node
+
+
+@functools.cache
+def _pod_template_spec() -> Node:
+    from kubernetes.client import V1PodTemplateSpec
+
+    return _model(V1PodTemplateSpec, {})
+
+
+def _walk(value: Any, node: Node) -> bool:
+    kind = node[0]
+    if kind == "leaf":
+        return type(value) in node[1]
+    if kind == "model":
+        if type(value) is not dict:
+            return False
+        fields = node[1]
+        for key, sub in value.items():
+            if key not in fields:
+                return False  # unknown, or not canonical (snake_case), or a directive
+            if sub is None:
+                continue  # a deletion: absent from what the fragment contributes
+            child = fields[key]
+            if child is None or not _walk(sub, child):
+                return False
+        return all(value.get(name) is not None for name in node[2])
+    if kind == "list":
+        item = node[1]
+        return type(value) is list and all(_walk(sub, item) for sub in value)
+    if kind == "map":
+        item = node[1]
+        return type(value) is dict and all(
+            type(key) is str and (sub is None or _walk(sub, item)) for key, sub in value.items())
+    return bool(kind == "any")
+
+
+def proves_pod_template_spec(fragment: Mapping[str, Any], *, final: bool = False) -> bool:
+    """True if ``fragment`` (PodTemplateSpec-shaped, no directives) is surely valid for the
+    client models; a fragment may leave out ``spec.containers``, a ``final`` pod may not."""
+    spec = fragment.get("spec")
+    if not final and isinstance(spec, dict) and "containers" not in spec:
+        fragment = {**fragment, "spec": {**spec, "containers": []}}
+    return _walk(dict(fragment) if type(fragment) is not dict else fragment,
+                 _pod_template_spec())
+

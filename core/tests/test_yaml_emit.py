@@ -1,0 +1,60 @@
+"""The fast YAML writer (``_yaml_emit``) writes exactly what PyYAML writes, or declines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from podtemplate._yaml_emit import Unsupported, emit
+from podtemplate.yamlio import _DUMP_OPTIONS, _Dumper, dump_yaml
+
+
+def pyyaml(document: Any) -> str:
+    text: str = yaml.dump(document, Dumper=_Dumper, **_DUMP_OPTIONS)
+    return text
+
+
+# Strings YAML treats specially: numbers, booleans, nulls, dates, indicators, quotes,
+# spaces, line breaks, unicode, long ones.
+TRICKY = ["", "1", "0x1F", "1e3", "1.0", ".inf", "~", "null", "yes", "No", "on", "true",
+          "2026-01-01", "1:20", "<<", "=", "-", "--x", "- x", "?", "?x", ":x", "x:", "a: b",
+          "a:b", "a #b", "#c", "@x", "`x", "%x", "!x", "&x", "*x", "'q'", '"q"', "ü é",
+          "tab\tx", "a,b", "[x]", "{x}", "|", ">", " lead", "trail ", "two\nlines",
+          "end\n", "x" * 300, "word " * 80, "$(VAR)", "ghcr.io/acme/train:1.4.2", "500m"]
+
+scalars = st.one_of(st.sampled_from(TRICKY), st.text(max_size=30), st.integers(),
+                    st.booleans(), st.none())
+keys = st.one_of(st.sampled_from(TRICKY), st.text(min_size=1, max_size=20))
+documents = st.recursive(
+    scalars,
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(keys, inner, max_size=4)),
+    max_leaves=25,
+).filter(lambda d: isinstance(d, (dict, list)) and bool(d))
+
+
+@settings(max_examples=400, deadline=None)
+@given(documents)
+def test_writes_what_pyyaml_writes_or_declines(document: Any) -> None:
+    try:
+        text = emit(document, _Dumper, _DUMP_OPTIONS)
+    except Unsupported:
+        return
+    assert text == pyyaml(document)
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_each_tricky_string_as_key_and_value(text: str) -> None:
+    document = {"k": text, "list": [text, {"in": text}], text[:100] or "e": {"nested": [text]}}
+    assert dump_yaml(document) == pyyaml(document)
+
+
+def test_declines_what_it_does_not_model() -> None:
+    shared = {"a": 1}
+    for document in ({"f": 1.5}, {1: "int key"}, {"x": shared, "y": shared}):
+        with pytest.raises(Unsupported):
+            emit(document, _Dumper, _DUMP_OPTIONS)
+        assert dump_yaml(document) == pyyaml(document)  # PyYAML writes it instead

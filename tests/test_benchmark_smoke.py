@@ -1,0 +1,35 @@
+"""The performance harness runs end to end at a tiny N and reports every figure.
+
+Times are not asserted (CI machines vary); the figures' presence and shape are.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_harness_prints_every_figure_as_its_last_line() -> None:
+    done = subprocess.run([sys.executable, "-m", "benchmarks", "-n", "8", "--repeat", "1"],
+                          cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.strip().splitlines()
+    figures = json.loads(lines[-1])
+    sys.path.insert(0, str(REPO))
+    try:
+        from benchmarks import JSON_KEYS, TARGETS
+    finally:
+        sys.path.remove(str(REPO))
+    assert list(figures) == list(JSON_KEYS)
+    assert set(figures["targets"]) == set(TARGETS)
+    assert figures["n"] == 8 and "python" in figures["task_types"]
+    assert set(figures["throughput_tasks_per_s"]) == {*figures["task_types"], "mixed"}
+    for name, target in figures["targets"].items():
+        assert isinstance(target["value"], float), name
+        assert isinstance(target["met"], bool), name
+    assert figures["cli_peak_rss_mb"]["10n"] > 0
+    assert "floor_ratio" in done.stdout.split(lines[-1])[0]  # the table came first
