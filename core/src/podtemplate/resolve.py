@@ -80,13 +80,13 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
                             source=context.platform, variant="interruptible"))
     gpu = context.platform.gpu_resource_name
     own: list[Layer | None] = [
-        task.pod_template and template_layer("task template", task.pod_template),
+        template_layer("task template", task.pod_template) if task.pod_template else None,
         settings_layer("task settings", primary=primary, gpu_name=gpu,
                        image=task.image,
                        command=task.command, args=task.args, env=task.env,
                        requests=task.requests, limits=task.limits),
-        task.override and template_layer("task override", task.override),
-        context.override and template_layer("run override", context.override),
+        template_layer("task override", task.override) if task.override else None,
+        template_layer("run override", context.override) if context.override else None,
     ]
     for layer in own:
         if layer is None:
@@ -181,14 +181,14 @@ def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderCo
     fill: dict[str, dict[str, str]] = {}
     for name, value in defaults.requests.items():
         if name not in requests:
-            limit = limits.get(name)
+            limit: str | None = limits.get(name)
             low = limit is not None and parse_quantity(limit) < parse_quantity(value)
-            fill.setdefault("requests", {})[name] = limit if low else value
+            fill.setdefault("requests", {})[name] = limit if limit is not None and low else value
     for name, value in defaults.limits.items():
         if name not in limits:
-            request = requests.get(name) or fill.get("requests", {}).get(name)
+            request: str | None = requests.get(name) or fill.get("requests", {}).get(name)
             high = request is not None and parse_quantity(request) > parse_quantity(value)
-            fill.setdefault("limits", {})[name] = request if high else value
+            fill.setdefault("limits", {})[name] = request if request is not None and high else value
     if not fill:
         return None
     # Valid by construction: quantities of the task or of platform.yaml, both checked.
