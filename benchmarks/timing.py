@@ -23,7 +23,8 @@ from podtemplate import Task
 from podtemplate.plugins import build_plugin_manager
 from podtemplate.render import iter_render, make_context
 
-__all__ = ["Paired", "Timed", "json_floor", "paired", "plugin_manager", "render_in_memory"]
+__all__ = ["Paired", "Timed", "json_floor", "paired", "plugin_manager", "render_in_memory",
+           "render_streamed"]
 
 Timed = Callable[[], float]
 
@@ -77,6 +78,19 @@ def render_in_memory(tasks: Sequence[Task], platform: Path, keep: list[Any] | No
     if keep is not None:
         keep[:] = manifests
     del manifests  # freed here, outside the clock
+    return elapsed
+
+
+def render_streamed(tasks: Sequence[Task], platform: Path) -> float:
+    """Like :func:`render_in_memory`, but each manifest is dropped as soon as it is made,
+    as ``podtemplate render`` does: the render's own cost, without holding the output."""
+    context = make_context(platform=platform, plugin_manager=plugin_manager())
+    _ = context.store
+    with _collector(True):
+        start = time.process_time()
+        for _manifest in iter_render(tasks, context):
+            pass
+        elapsed = time.process_time() - start
     return elapsed
 
 
