@@ -1,31 +1,11 @@
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from podtemplate import Platform, Task, render
-from podtemplate.plugins import build_plugin_manager
 from podtemplate.testing import assert_valid_pod
-
-
-@pytest.fixture(scope="session")
-def plugin_manager():  # type: ignore[no-untyped-def]
-    return build_plugin_manager()
-
-
-@pytest.fixture
-def templates_dir(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
-    def make(files: dict[str, str]) -> Path:
-        folder = tmp_path / "templates"
-        folder.mkdir(exist_ok=True)
-        for name, text in files.items():
-            (folder / name).write_text(textwrap.dedent(text))
-        return folder
-
-    return make
 
 
 @pytest.fixture

@@ -3,15 +3,12 @@ against the real CRD and every role pod against the kubernetes client models."""
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
 from podtemplate import Platform, Task, render
 from podtemplate.manifest import get_path
-from podtemplate.plugins import build_plugin_manager
 from podtemplate_dask import CONTAINER_NAMES, ROLE_PATHS, TASK_TYPE
 
 
@@ -34,28 +31,11 @@ def check_daskjob() -> Callable[[Mapping[str, Any]], None]:
     return check
 
 
-@pytest.fixture(scope="session")
-def plugin_manager() -> Any:
-    return build_plugin_manager()
-
 
 @pytest.fixture
 def platform() -> Platform:
     return Platform(namespace="ml-team", defaultImage="ghcr.io/dask/dask:2024.12.1")
 
-
-@pytest.fixture
-def templates_dir(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
-    """Write ``kind: PodTemplate`` files into a fresh folder and return it."""
-
-    def make(files: dict[str, str]) -> Path:
-        folder = tmp_path / "templates"
-        folder.mkdir(exist_ok=True)
-        for name, text in files.items():
-            (folder / name).write_text(textwrap.dedent(text))
-        return folder
-
-    return make
 
 
 @pytest.fixture

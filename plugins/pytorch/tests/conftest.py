@@ -7,14 +7,11 @@ kubernetes client models.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 import pytest
 from podtemplate import Platform, Task, render
-from podtemplate.plugins import build_plugin_manager
 
 CRD_FILE = "kubeflow.org_pytorchjobs.yaml"
 
@@ -30,23 +27,6 @@ def assert_valid_job(job: Mapping[str, Any]) -> None:
         assert_valid_pod_template(replica["template"])
 
 
-@pytest.fixture(scope="session")
-def plugin_manager():  # type: ignore[no-untyped-def]
-    return build_plugin_manager()
-
-
-@pytest.fixture
-def templates_dir(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
-    """A template folder holding the given ``{file name: YAML text}``."""
-
-    def make(files: dict[str, str]) -> Path:
-        folder = tmp_path / "templates"
-        folder.mkdir(exist_ok=True)
-        for name, text in files.items():
-            (folder / name).write_text(textwrap.dedent(text))
-        return folder
-
-    return make
 
 
 @pytest.fixture

@@ -62,6 +62,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# Loaded by pytest with this plugin (a name, not an import: importing this package does
+# not need pytest).
+pytest_plugins = ["podtemplate.testing.fixtures"]
+
+
 def pytest_report_header() -> str:
     """Say where the kit reads CRDs from, or that CRD checks will be skipped."""
     folder = schemas_dir()
