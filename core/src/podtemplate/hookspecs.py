@@ -83,14 +83,20 @@ def podtemplate_make_template_store(context: RenderContext) -> TemplateStore | N
 
 @hookspec
 def podtemplate_check_manifest(
-    task: Task, manifest: Mapping[str, Any], context: RenderContext
+    task: Task,
+    manifest: Mapping[str, Any],
+    pods: Mapping[str, Mapping[str, Any]],
+    context: RenderContext,
 ) -> Sequence[str] | None:
     """Check one rendered manifest before it is output.
 
-    Called for every manifest of every task, after the build. Returns a list of problem
-    descriptions (each one line, naming the field path and the fix) that fail the render,
-    or None/empty when the manifest is fine. Must not mutate its arguments; may call
-    ``context.warn`` for problems that should not fail the render.
+    Called for every manifest of every task, after the build. ``pods`` are the role pods
+    handed to the build, by role name: core validated each strictly when it resolved it,
+    so a plugin whose build places a pod unchanged need not validate that object again
+    (the build may have mutated them, which only the plugin knows). Returns a list of
+    problem descriptions (each one line, naming the field path and the fix) that fail the
+    render, or None/empty when the manifest is fine. Must not mutate its arguments; may
+    call ``context.warn`` for problems that should not fail the render.
     """
     raise NotImplementedError
 

@@ -15,6 +15,7 @@ __all__ = [
     "resources_fragment",
     "scheduling_only",
     "settings_layer",
+    "settings_parts",
     "template_layer",
     "without_task_resources",
 ]
@@ -62,11 +63,23 @@ def resources_fragment(requests: Resources | None, limits: Resources | None,
     return out
 
 
+def settings_parts(env: Mapping[str, Any] | None, requests: Resources | None,
+                   limits: Resources | None, gpu_name: str
+                   ) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """The env list and the resources of a settings layer, which do not depend on the
+    role (only the primary container's name does)."""
+    return normalize_env(env) if env else [], resources_fragment(requests, limits, gpu_name)
+
+
 def settings_layer(label: str, *, primary: str, gpu_name: str, image: str | None = None,
                    command: tuple[str, ...] | None = None, args: tuple[str, ...] | None = None,
                    env: Mapping[str, Any] | None = None, requests: Resources | None = None,
-                   limits: Resources | None = None) -> Layer | None:
-    """Task or role settings applied to the primary container; None when nothing is set."""
+                   limits: Resources | None = None,
+                   parts: tuple[list[dict[str, str]], dict[str, Any]] | None = None
+                   ) -> Layer | None:
+    """Task or role settings applied to the primary container; None when nothing is set.
+    ``parts`` is ``settings_parts(env, requests, limits, gpu_name)`` when already made
+    (for another role of the same task): the fragment only reads it."""
     container: dict[str, Any] = {"name": primary}
     if image:
         container["image"] = image
@@ -74,9 +87,9 @@ def settings_layer(label: str, *, primary: str, gpu_name: str, image: str | None
         container["command"] = list(command)
     if args is not None:
         container["args"] = list(args)
-    if env:
-        container["env"] = normalize_env(env)
-    resources = resources_fragment(requests, limits, gpu_name)
+    env_items, resources = parts or settings_parts(env, requests, limits, gpu_name)
+    if env_items:
+        container["env"] = env_items
     if resources:
         container["resources"] = resources
     if len(container) == 1:

@@ -120,7 +120,8 @@ def build_manifests(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, di
     return list(manifests)
 
 
-def check_manifest(task: Task, manifest: Mapping[str, Any], context: RenderContext) -> list[str]:
+def check_manifest(task: Task, manifest: Mapping[str, Any],
+                   pods: Mapping[str, Mapping[str, Any]], context: RenderContext) -> list[str]:
     results = context.plugin_manager.hook.podtemplate_check_manifest(
-        task=task, manifest=manifest, context=context)
+        task=task, manifest=manifest, pods=pods, context=context)
     return [problem for problems in results if problems for problem in problems]

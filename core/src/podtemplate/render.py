@@ -45,7 +45,7 @@ def render_task(task: Task, context: RenderContext) -> list[dict[str, Any]]:
     pods = {role.name: resolve_pod(task, role, context) for role in roles}
     manifests = build_manifests(task, roles, pods, context)
     for manifest in manifests:
-        problems = check_manifest(task, manifest, context)
+        problems = check_manifest(task, manifest, pods, context)
         if problems:
             raise ManifestValidationError(problems[0], task=task.name,
                                           fix="see the field path; report a plugin bug if "

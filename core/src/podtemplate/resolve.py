@@ -11,11 +11,12 @@ from .layers import (
     Layer,
     scheduling_only,
     settings_layer,
+    settings_parts,
     template_layer,
     without_task_resources,
 )
 from .merge import expand_container_aliases, merge_into
-from .model import PodTemplate
+from .model import PodTemplate, Role
 from .names import check_dns1123_label, parse_quantity
 from .podspec import validate_pod_template_spec
 from .roles import RoleSpec
@@ -27,6 +28,8 @@ __all__ = ["resolve_pod", "cluster_template", "named_template", "task_layers", "
 SYSTEM_LABELS = ("podtemplate.io/task", "podtemplate.io/task-type", "podtemplate.io/role")
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
 _MAGIC = {"default", "default-init"}
+_RECENT = "resolve:recent"
+_RECENT_LIMIT = 256
 
 
 def cluster_template(task: Task, context: RenderContext) -> tuple[str, PodTemplate] | None:
@@ -67,7 +70,43 @@ def _interruptible(task: Task, role_spec: RoleSpec) -> bool:
 
 def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
                 primary: str) -> list[Layer]:
-    """Layers 1-6 of one role, lowest first."""
+    """Layers 1-6 of one role, lowest first. Remembered for the task being rendered: a
+    plugin that inspects them (before or after resolution) does not build them again."""
+    memo = _recent(context)
+    key = ("layers", id(task), id(role_spec), primary)
+    found = memo.get(key)
+    if found is None:
+        # The objects are kept with the entry: the ids in its key stay theirs.
+        found = memo[key] = (tuple(_task_layers(task, role_spec, context, primary)),
+                             task, role_spec)
+    return list(found[0])
+
+
+def _recent(context: RenderContext) -> dict[Any, Any]:
+    """A small table of what the tasks being rendered just computed: bounded, so that a
+    render's memory does not grow with its number of tasks."""
+    table: dict[Any, Any] | None = context.cache.get(_RECENT)
+    if table is None or len(table) > _RECENT_LIMIT:
+        table = context.cache[_RECENT] = {}
+    return table
+
+
+def _settings_parts(owner: Task | Role, gpu: str, context: RenderContext
+                    ) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """The env list and resources of a task's or role's settings, made once for all of
+    its roles."""
+    memo = _recent(context)
+    key = ("settings", id(owner), gpu)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = (settings_parts(owner.env, owner.requests, owner.limits, gpu),
+                             owner)
+    parts: tuple[list[dict[str, str]], dict[str, Any]] = found[0]
+    return parts
+
+
+def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
+                 primary: str) -> list[Layer]:
     layers: list[Layer] = []
     found = cluster_template(task, context)
     if found is not None:
@@ -83,8 +122,8 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
         template_layer("task template", task.pod_template) if task.pod_template else None,
         settings_layer("task settings", primary=primary, gpu_name=gpu,
                        image=task.image,
-                       command=task.command, args=task.args, env=task.env,
-                       requests=task.requests, limits=task.limits),
+                       command=task.command, args=task.args,
+                       parts=_settings_parts(task, gpu, context)),
         template_layer("task override", task.override) if task.override else None,
         template_layer("run override", context.override) if context.override else None,
     ]
@@ -105,8 +144,8 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
         if role.pod_template is not None:
             layers.append(template_layer(f"role template ({role_spec.name})", role.pod_template))
         settings = settings_layer(f"role settings ({role_spec.name})", primary=primary,
-                                  gpu_name=gpu, image=role.image, env=role.env,
-                                  requests=role.requests, limits=role.limits)
+                                  gpu_name=gpu, image=role.image,
+                                  parts=_settings_parts(role, gpu, context))
         if settings is not None:
             layers.append(settings)
     return layers

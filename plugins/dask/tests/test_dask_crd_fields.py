@@ -85,6 +85,41 @@ def test_newer_pod_field_is_reported_and_left_out(field: str, plugin_manager: An
             assert spec[top], role
 
 
+@pytest.mark.parametrize("source", ["cluster template", "run override"])
+def test_newer_field_from_a_shared_layer_is_reported_for_every_task(
+        source: str, plugin_manager: Any, tmp_path: Path, check_daskjob: Any) -> None:
+    """A template shared by many tasks is checked once per render: its verdict holds for
+    each task that folds it in."""
+    import yaml
+    from podtemplate import Platform
+
+    spec = {"os": {"name": "linux"}}
+    override = None
+    if source == "cluster template":
+        (tmp_path / "default.yaml").write_text(yaml.safe_dump(
+            {"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "default"},
+             "template": {"spec": spec}}))
+        platform = Platform(templates=tmp_path, defaultTemplate="default", defaultImage=IMAGE)
+    else:
+        platform = Platform(defaultImage=IMAGE)
+        override = PodTemplate(spec)
+
+    @task(image=IMAGE, task_config=Dask())
+    def first() -> None: ...
+
+    @task(image=IMAGE, task_config=Dask())
+    def second() -> None: ...
+
+    context = make_context(platform=platform, plugin_manager=plugin_manager, override=override)
+    for each in (first, second):
+        (job,) = render_task(each, context)
+        check_daskjob(job)
+        assert all("os" not in _at(job, path)["spec"] for path in ROLE_PATHS.values())
+    reported = {(w.task, w.role, w.field) for w in context.warnings}
+    assert reported == {(name, role, "spec.os") for name in ("first", "second")
+                        for role in ROLE_PATHS}
+
+
 def test_newer_container_field_names_role_and_container(plugin_manager: Any, platform: Any,
                                                         check_daskjob: Any) -> None:
     resize = [{"resourceName": "cpu", "restartPolicy": "NotRequired"}]

@@ -300,6 +300,40 @@ def test_check_rejects_an_invalid_template() -> None:
     assert template_problems({"apiVersion": "v1", "kind": "Pod"}) == []
 
 
+def test_check_skips_only_the_very_pods_core_validated() -> None:
+    bad = {"spec": {"containers": [{"name": "spark-kubernetes-driver", "imagee": "x"}]}}
+    manifest: dict[str, Any] = {
+        "apiVersion": "sparkoperator.k8s.io/v1beta2", "kind": "SparkApplication",
+        "spec": {"driver": {"template": bad}, "executor": {"template": {"spec": {
+            "containers": [{"name": "spark-kubernetes-executor", "image": "x"}]}}}}}
+    import copy
+
+    # An equal copy is not the object core validated: it is validated here.
+    assert len(template_problems(manifest, validated={"driver": copy.deepcopy(bad)})) == 1
+    assert template_problems(manifest, validated={"driver": bad}) == []
+
+
+def test_build_places_the_resolved_pods_unchanged(spark_plugin_manager: Any) -> None:
+    """What lets the check trust core's validation: the build neither copies nor mutates
+    the role pods it is given."""
+    import copy
+
+    from podtemplate.plugins import build_manifests, define_roles
+    from podtemplate.render import make_context
+    from podtemplate.resolve import resolve_pod
+
+    app = jvm_app(pod_template=PodTemplate(pod_spec=FULL_TEMPLATE))
+    context = make_context(platform=Platform(defaultImage="python:3.11"),
+                           plugin_manager=spark_plugin_manager)
+    roles = define_roles(app, context)
+    pods = {role.name: resolve_pod(app, role, context) for role in roles}
+    before = copy.deepcopy(pods)
+    [manifest] = build_manifests(app, roles, pods, context)
+    for role in ROLES:
+        assert manifest["spec"][role]["template"] is pods[role]
+    assert pods == before
+
+
 def test_rendering_is_deterministic_and_leaves_inputs_alone(render_spark: Render) -> None:
     template = PodTemplate(pod_spec=FULL_TEMPLATE)
     before = template.layer()

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from podtemplate import RenderContext, Task, object_metadata
+from podtemplate import RenderContext, RoleSpec, Task, object_metadata
+from podtemplate.resolve import task_layers
 
-from .config import SCHEDULER_PORTS, Dask
-from .crd_schema import strip_unknown_fields
-from .roles import OPERATOR_ENV, ROLE_PATHS
+from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask
+from .crd_schema import layers_known, strip_unknown_fields
+from .roles import OPERATOR_ENV, ROLE_PATHS, add_worker_flags
 
 __all__ = ["API_VERSION", "KIND", "build_daskjob", "scheduler_service"]
 
@@ -21,12 +22,15 @@ _CRD_MESSAGE = (
     "regenerate podtemplate_dask/_crd_fields.py from a newer dask-kubernetes CRD)")
 
 
-def build_daskjob(task: Task, config: Dask, pods: Mapping[str, dict[str, Any]],
-                  context: RenderContext) -> dict[str, Any]:
+def build_daskjob(task: Task, config: Dask, roles: Sequence[RoleSpec],
+                  pods: Mapping[str, dict[str, Any]], context: RenderContext
+                  ) -> dict[str, Any]:
     """The DaskJob; the pods are placed as they are (the plugin owns them)."""
-    for role in ROLE_PATHS:
-        _report_crd_unknown(task, role, pods[role], context)
+    for role_spec in roles:
+        role = role_spec.name
+        _report_crd_unknown(task, role_spec, pods[role], context)
         _warn_operator_env(task, role, pods[role], context)
+    add_worker_flags(pods["worker"])
     job = pods["job-runner"]
     # The task runs once unless its template says so (the CRD's default is OnFailure).
     job["spec"].setdefault("restartPolicy", "Never")
@@ -55,8 +59,12 @@ def scheduler_service(cluster_name: str) -> dict[str, Any]:
     }
 
 
-def _report_crd_unknown(task: Task, role: str, pod: dict[str, Any],
+def _report_crd_unknown(task: Task, role_spec: RoleSpec, pod: dict[str, Any],
                         context: RenderContext) -> None:
+    role = role_spec.name
+    layers = task_layers(task, role_spec, context, CONTAINER_NAMES[role])
+    if layers_known(layers, role_spec.operator_layer, role, context):
+        return
     for path in strip_unknown_fields(pod, role):
         context.warn(_CRD_MESSAGE, task=task.name, role=role, field=path)
 

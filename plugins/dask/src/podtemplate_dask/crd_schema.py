@@ -7,23 +7,67 @@ fails instead. This module strips such fields from a role's resolved pod and ret
 paths, so the plugin warns about each one: the manifest then says exactly what the
 cluster will run, applies cleanly, and nothing is dropped silently.
 
+A pod holds only fields some layer it was folded from held (the merge puts nothing
+anywhere else), so when every layer is known to the CRD the pod is too: each template is
+checked once per render, and the pod is walked only when a layer is not.
+
 The field lists come from :mod:`podtemplate_dask._crd_fields`, generated from the CRD by
 ``plugins/dask/scripts/gen_known_fields.py`` (the CRD itself is not shipped).
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+from podtemplate import RenderContext
+from podtemplate.layers import Layer
 
 from ._crd_fields import KNOWN_FIELDS, OPEN_FIELDS
 
-__all__ = ["strip_unknown_fields"]
+__all__ = ["layers_known", "strip_unknown_fields"]
+
+_KNOWN_LAYERS = "dask:known-layers"
+_TABLE_LIMIT = 4096
+
+# A node of the schema tree: field name -> child node, "[]" -> the node of a list's items;
+# _OPEN for a field whose contents the CRD keeps as they are.
+_Tree = dict[str, Any]
+_OPEN: _Tree = {}
+
+
+def layers_known(layers: Iterable[Layer], operator_layer: Mapping[str, Any], role: str,
+                 context: RenderContext) -> bool:
+    """True if every layer of a ``role`` pod, and the operator's own, holds only fields
+    the CRD knows; a template (a layer with a source) is checked once per render."""
+    tree = _tree(role)
+    if not _all_known(operator_layer, tree):
+        return False
+    table: dict[Any, Any] = context.cache.setdefault(_KNOWN_LAYERS, {})
+    for layer in layers:
+        if layer.source is None:
+            if not _all_known(layer.fragment, tree):
+                return False
+            continue
+        key = (id(layer.source), layer.variant, role)
+        entry = table.get(key)
+        if entry is None:
+            if len(table) > _TABLE_LIMIT:
+                table.clear()
+            # The source is kept with the entry: the id in its key stays its own.
+            entry = table[key] = (_all_known(layer.fragment, tree), layer.source)
+        if not entry[0]:
+            return False
+    return True
 
 
 def strip_unknown_fields(pod: dict[str, Any], role: str) -> list[str]:
     """Remove, in place, every field of ``pod`` (a role's PodTemplateSpec) that the CRD's
     schema for ``role`` does not know; return their paths, list items named by their
     ``name`` (``spec.containers[worker].resizePolicy``) or else by index."""
+    if _all_known(pod, _tree(role)):
+        return []  # the usual case, decided without building a path
     known, open_ = KNOWN_FIELDS[role], OPEN_FIELDS[role]
     stripped: list[str] = []
     _walk(pod, "", "", known, open_, stripped)
@@ -46,3 +90,38 @@ def _walk(node: Any, schema_path: str, shown_path: str, known: frozenset[str],
             name = item.get("name") if isinstance(item, dict) else None
             label = name if isinstance(name, str) and name else str(index)
             _walk(item, f"{schema_path}[]", f"{shown_path}[{label}]", known, open_, stripped)
+
+
+@functools.cache
+def _tree(role: str) -> _Tree:
+    """The known paths of ``role`` as a tree, for a walk that needs no strings."""
+    root: _Tree = {}
+    open_ = OPEN_FIELDS[role]
+    for path in sorted(KNOWN_FIELDS[role]):
+        node = root
+        segments = path.replace("[]", ".[]").split(".")
+        for depth, segment in enumerate(segments):
+            if node is _OPEN:
+                break
+            if depth == len(segments) - 1 and path in open_:
+                node[segment] = _OPEN
+            else:
+                node = node.setdefault(segment, {})
+    return root
+
+
+def _all_known(node: Any, tree: _Tree) -> bool:
+    if tree is _OPEN:
+        return True
+    if type(node) is dict:
+        for key, value in node.items():
+            child = tree.get(key)
+            if child is None or not _all_known(value, child):
+                return False
+        return True
+    if type(node) is list:
+        item = tree.get("[]")
+        if item is None:
+            return all(type(value) not in (dict, list) for value in node)
+        return all(_all_known(value, item) for value in node)
+    return True

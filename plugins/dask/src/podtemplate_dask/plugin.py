@@ -35,7 +35,7 @@ def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 context: RenderContext) -> list[dict[str, Any]] | None:
     if task.task_type != TASK_TYPE.name:
         return None
-    return [build_daskjob(task, config_of(task), pods, context)]
+    return [build_daskjob(task, config_of(task), roles, pods, context)]
 
 
 @hookimpl

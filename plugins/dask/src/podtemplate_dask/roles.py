@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -20,7 +19,6 @@ from podtemplate import (
     RoleSpec,
     Task,
     function_entrypoint,
-    resolve_pod,
 )
 from podtemplate.names import parse_quantity
 from podtemplate.resolve import task_layers
@@ -38,6 +36,7 @@ from .config import (
 __all__ = [
     "ROLE_PATHS",
     "OPERATOR_ENV",
+    "add_worker_flags",
     "CRD_SCHEMA_REASON",
     "config_of",
     "define_roles",
@@ -63,6 +62,7 @@ _NAME = "spec.containers[primary].name"
 _COMMAND = "spec.containers[primary].command"
 _ARGS = "spec.containers[primary].args"
 _RESTART = "spec.restartPolicy"
+_WORKER_NAME_FLAGS = ("--name", "$(DASK_WORKER_NAME)")
 _DEPLOYMENT = "the operator runs this pod through a Deployment, which only accepts Always"
 
 
@@ -150,17 +150,18 @@ def _role_spec(role: str, config: Role | None, container: Mapping[str, Any], *,
 
 
 def _worker_role(task: Task, config: Dask, context: RenderContext) -> RoleSpec:
-    """The worker role, whose flags follow its container's final resources: resolve the
-    role once without them (they touch no resource), then declare them."""
-    base = ["--name", "$(DASK_WORKER_NAME)"]
-    container = {"name": CONTAINER_NAMES["worker"], "command": ["dask", "worker"], "args": base}
-    draft = _role_spec("worker", config.workers, container, restart_policy="Always")
-    # A scratch context keeps the draft's warnings from being reported twice.
-    scratch = dataclasses.replace(context, warnings=[])
-    pod = resolve_pod(task, draft, scratch)
-    resources = pod["spec"]["containers"][0].get("resources") or {}
-    container["args"] = [*base, *worker_flags(resources)]
+    """The worker role. Its flags follow its container's final resources, so they are
+    added to the resolved pod by :func:`add_worker_flags` (they touch no resource)."""
+    container = {"name": CONTAINER_NAMES["worker"], "command": ["dask", "worker"],
+                 "args": list(_WORKER_NAME_FLAGS)}
     return _role_spec("worker", config.workers, container, restart_policy="Always")
+
+
+def add_worker_flags(pod: dict[str, Any]) -> None:
+    """Append ``--nthreads``/``--memory-limit`` to the resolved worker pod's ``dask
+    worker`` args (the operator layer set them, atomically, to the ``--name`` flags)."""
+    container = pod["spec"]["containers"][0]
+    container["args"] = [*container["args"], *worker_flags(container.get("resources") or {})]
 
 
 def worker_flags(resources: Mapping[str, Mapping[str, str]]) -> list[str]:

@@ -47,10 +47,11 @@ def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
 
 @hookimpl
 def podtemplate_check_manifest(task: Task, manifest: Mapping[str, Any],
+                               pods: Mapping[str, Mapping[str, Any]],
                                context: RenderContext) -> Sequence[str] | None:
     if task.task_type != TASK_TYPE.name:
         return None
-    return template_problems(manifest)
+    return template_problems(manifest, validated=pods)
 
 
 @hookimpl
