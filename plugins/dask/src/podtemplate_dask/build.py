@@ -10,7 +10,7 @@ from podtemplate.resolve import task_layers
 
 from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask
 from .crd_schema import layers_known, strip_unknown_fields
-from .roles import OPERATOR_ENV, ROLE_PATHS, add_worker_flags
+from .roles import OPERATOR_ENV, add_worker_flags
 
 __all__ = ["API_VERSION", "KIND", "build_daskjob", "scheduler_service"]
 
