@@ -97,6 +97,7 @@ def _pod_template_spec() -> Node:
 
 
 def _walk(value: Any, node: Node) -> bool:
+    # Plain loops, no generators: this runs for every value of every one-task fragment.
     kind = node[0]
     if kind == "leaf":
         return type(value) in node[1]
@@ -112,14 +113,26 @@ def _walk(value: Any, node: Node) -> bool:
             child = fields[key]
             if child is None or not _walk(sub, child):
                 return False
-        return all(value.get(name) is not None for name in node[2])
+        for name in node[2]:
+            if value.get(name) is None:
+                return False
+        return True
     if kind == "list":
+        if type(value) is not list:
+            return False
         item = node[1]
-        return type(value) is list and all(_walk(sub, item) for sub in value)
+        for sub in value:
+            if not _walk(sub, item):
+                return False
+        return True
     if kind == "map":
+        if type(value) is not dict:
+            return False
         item = node[1]
-        return type(value) is dict and all(
-            type(key) is str and (sub is None or _walk(sub, item)) for key, sub in value.items())
+        for key, sub in value.items():
+            if type(key) is not str or (sub is not None and not _walk(sub, item)):
+                return False
+        return True
     return bool(kind == "any")
 
 

@@ -338,7 +338,12 @@ def _copy_items(items: Sequence[Any], item_node: Node) -> list[Any]:
 def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
                  record: _Record | None) -> list[Any]:
     out = old if old is not None else []
-    index = {key_of(existing, node): pos for pos, existing in enumerate(out)}
+    # ``out`` holds merge results only, whose keys were checked when they were merged in.
+    single = node.keys[0] if node.single else None
+    if single is not None:
+        index = {existing.get(single): pos for pos, existing in enumerate(out)}
+    else:
+        index = {key_of(existing, node): pos for pos, existing in enumerate(out)}
     item_node = node.item or EMPTY
     deleted = False
     for position, item in enumerate(items):
@@ -346,10 +351,15 @@ def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
         try:
             if item is None:
                 continue
-            if not isinstance(item, dict):
+            if type(item) is not dict and not isinstance(item, dict):
                 raise Malformed(f"list item is not an object (items are keyed by "
                                 f"{'/'.join(node.keys)})", fix="give each item as an object")
-            key = key_of(item, node)
+            if single is None:
+                key = key_of(item, node)
+            else:
+                key = item.get(single)
+                if key is not None and type(key) not in _PLAIN:
+                    key = key_of(item, node)  # raises if the key is not a plain value
             patch = item.get(PATCH)
             if patch is not None:
                 _check_item_directive(item, patch)

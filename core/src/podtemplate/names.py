@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal
 
@@ -122,6 +123,7 @@ _SUFFIX: dict[str, int | Decimal] = {
 }
 
 
+@functools.lru_cache(maxsize=4096)  # pure; a platform uses a handful of quantities
 def parse_quantity(value: str) -> Decimal:
     """The numeric value of a (valid) quantity: ``"500m"`` → 0.5, ``"1Gi"`` → 1073741824."""
     match = _QUANTITY.fullmatch(value)

@@ -11,6 +11,7 @@ when the two disagree. Within one ``Spark(...)`` config (a role's own requests a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -108,10 +109,18 @@ class Conflict:
     user: str
 
 
+@functools.cache
+def _role_keys(role: str) -> dict[str, tuple[str, ...]]:
+    """Native field -> the Spark properties of ``role`` that mean the same."""
+    return {native.field: native.keys(role) for native in NATIVE_KEYS}
+
+
 def conflicts(role: str, natives: Mapping[str, Any], spark_conf: Mapping[str, str]
               ) -> list[Conflict]:
     """Where ``spark_conf`` sets a property of a native field to another value."""
     found = []
+    if not spark_conf:
+        return found
     for native in NATIVE_KEYS:
         if native.field not in natives:
             continue
@@ -129,9 +138,9 @@ def yield_to_user(role: str, natives: Mapping[str, Any], spark_conf: Mapping[str
         warn(f"spark_conf[{conflict.key!r}]={conflict.user!r} wins over {conflict.field} "
              f"{conflict.derived!r} taken from the {role} pod; remove one of the two",
              role=role, field=f"spec.{role}.{conflict.field}")
+    keys = _role_keys(role)
     out = {k: v for k, v in natives.items()
-           if not any(key in spark_conf for native in NATIVE_KEYS if native.field == k
-                      for key in native.keys(role))}
+           if not any(key in spark_conf for key in keys.get(k, ()))}
     for field, prefix in _MAP_PREFIXES.items():
         if field in out:
             out[field] = _yield_map(role, field, out[field], prefix.format(role=role),

@@ -10,6 +10,7 @@ mapped too, as the issue asks, although Spark keeps them from the template.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -37,6 +38,9 @@ def _at(where: str, rest: str) -> str:
     return f"{where}.{rest}" if where else rest
 
 
+# Pure functions of a few strings, called for every role of every task with the handful of
+# values a platform uses: remembered. Callers copy what they return.
+@functools.lru_cache(maxsize=1024)
 def cpu_fields(request: str | None, limit: str | None, *, where: str) -> dict[str, Any]:
     """``cores`` (whole, for Spark's task slots), ``coreRequest`` and ``coreLimit`` (exact
     Kubernetes quantities). A pod with only a limit is requested at its limit, as in
@@ -59,6 +63,7 @@ def cpu_fields(request: str | None, limit: str | None, *, where: str) -> dict[st
     return out
 
 
+@functools.lru_cache(maxsize=1024)
 def memory_fields(request: str | None, limit: str | None, overhead: str | None, *,
                   where: str) -> dict[str, Any]:
     """``memory`` (Spark's heap, from the request, else the limit), ``memoryOverhead``
