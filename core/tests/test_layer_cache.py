@@ -119,6 +119,37 @@ def test_cached_path_gives_what_the_plain_path_gives(platform) -> None:  # type:
     assert {v["name"] for v in worker["spec"]["volumes"]} == {"data"}
 
 
+def test_template_naming_a_roles_primary_merges_into_it(templates_dir) -> None:  # type: ignore[no-untyped-def]
+    """Prefixes are shared between roles under a stand-in primary name; a template that
+    names the role's primary container itself must still merge into it."""
+    named = """
+apiVersion: v1
+kind: PodTemplate
+metadata: {name: base}
+template:
+  spec:
+    containers: [{name: primary, workingDir: /w}, {name: trainer, tty: true}]
+"""
+    platform = Platform(templates=templates_dir({"base.yaml": named}), defaultTemplate="base",
+                        defaultImage="python:3.11")
+
+    def job() -> None: ...
+
+    pods: dict[bool, list[dict[str, Any]]] = {}
+    for plain in (False, True):
+        context = make_context(platform=platform)
+        pods[plain] = [resolve_pod(task(name="t", pod_template=SIDECAR)(job), role, context,
+                                   provenance={} if plain else None)
+                       for role in (*ROLES[:2], *ROLES[:2])]
+    assert pods[False] == pods[True]
+    worker = pods[False][1]
+    containers = worker["spec"]["containers"]
+    assert [c["name"] for c in containers] == ["trainer", "proxy"]
+    assert containers[0]["tty"] is True and containers[0]["workingDir"] == "/w"
+    assert [c["name"] for c in pods[False][0]["spec"]["containers"]] == [
+        "main", "trainer", "proxy"]
+
+
 def test_cached_pods_share_nothing(platform) -> None:  # type: ignore[no-untyped-def]
     context = make_context(platform=platform)
     job = _tasks()[1]

@@ -33,6 +33,9 @@ from .podspec import check_pod_spec
 __all__ = ["empty_pod", "expanded_spec", "layer_proven", "shared_prefix"]
 
 Fold = Callable[[dict[str, Any], Layer], None]
+FoldAs = Callable[[str, Sequence[str]], Fold]
+# Not a DNS-1123 label, so no validated template names a container so.
+_STAND_IN = "<primary>"
 _PREFIXES = "layer-cache:prefixes"
 _PROVEN = "layer-cache:proven"
 _EXPANDED = "layer-cache:expanded"
@@ -53,20 +56,28 @@ def empty_pod(primary: str) -> dict[str, Any]:
 
 
 def shared_prefix(layers: Sequence[Layer], primary: str, names: Sequence[str],
-                  init_names: Sequence[str], fold: Fold, context: RenderContext
+                  init_names: Sequence[str], fold_as: FoldAs, context: RenderContext
                   ) -> tuple[dict[str, Any], int, bool]:
     """A fresh pod with the leading shared layers folded in: ``(pod, how many layers
-    were folded, whether they are all proven valid)``.
+    were folded, whether they are all proven valid)``. ``fold_as(primary, names)`` folds
+    a layer for a role whose primary container is called ``primary``.
 
     Every prefix is remembered, so a new combination (the default template, then a
-    team template not seen before) starts from the longest one already folded.
+    team template not seen before) starts from the longest one already folded. The
+    roles of every task type share the prefixes: they are folded with a stand-in for
+    the primary container's name, renamed in the copy - unless a layer names a
+    container like the role's primary on its own, which then merges into it.
     """
     count = 0
     while count < len(layers) and layers[count].source is not None:
         count += 1
     if count == 0:
         return empty_pod(primary), 0, True
-    keys = _prefix_keys(layers[:count], primary, names, init_names)
+    shared = layers[:count]
+    stand_in = _STAND_IN if _primary_unnamed(shared, primary) else primary
+    if stand_in != primary:
+        names = [stand_in if name == primary else name for name in names]
+    keys = _prefix_keys(shared, stand_in, names, init_names)
     table = _cache(context, _PREFIXES)
     done, pod, proven = 0, None, True
     for length in range(count, 0, -1):
@@ -75,16 +86,35 @@ def shared_prefix(layers: Sequence[Layer], primary: str, names: Sequence[str],
             done, pod, proven = length, marshal.loads(entry[0]), entry[1]
             break
     if pod is None:
-        pod = empty_pod(primary)
+        pod = empty_pod(stand_in)
     if len(table) > _TABLE_LIMIT:
         table.clear()  # bounded: a render's memory must not grow with N
+    fold = fold_as(stand_in, names) if done < count else None
     for length in range(done + 1, count + 1):
         layer = layers[length - 1]
-        fold(pod, layer)
+        fold(pod, layer)  # type: ignore[misc]
         proven = proven and layer_proven(layer, context)
         # The sources are kept with the entry: the ids in its key stay theirs.
         table[keys[length - 1]] = (_image(pod), proven, layer.source)
+    if stand_in != primary:
+        for container in pod["spec"]["containers"]:
+            if container.get("name") == stand_in:
+                container["name"] = primary
+                break
     return pod, count, proven
+
+
+def _primary_unnamed(shared: Sequence[Layer], primary: str) -> bool:
+    """No layer has a container called ``primary`` other than its own primary (its
+    alias): folded under a stand-in name, such a container would stay apart."""
+    for layer in shared:
+        if layer.primary_alias == primary:
+            continue
+        spec = layer.fragment.get("spec") or {}
+        for container in spec.get("containers") or ():
+            if isinstance(container, dict) and container.get("name") == primary:
+                return False
+    return True
 
 
 def _prefix_keys(shared: Sequence[Layer], primary: str, names: Sequence[str],

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ._layer_cache import empty_pod, expanded_spec, layer_proven, shared_prefix
+from ._layer_cache import Fold, empty_pod, expanded_spec, layer_proven, shared_prefix
 from .context import RenderContext
 from .errors import DefinitionError, PodTemplateError
 from .layers import (
@@ -177,8 +178,8 @@ def _container_names(layers: list[Layer], primary: str, list_name: str) -> list[
     return names
 
 
-def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: list[str],
-          init_names: list[str], provenance: dict[str, str] | None,
+def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[str],
+          init_names: Sequence[str], provenance: dict[str, str] | None,
           context: RenderContext) -> None:
     fragment = layer.fragment
     spec = fragment.get("spec")
@@ -257,12 +258,16 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     names = _container_names([*layers, operator], primary, "containers")
     init_names = _container_names([*layers, operator], primary, "initContainers")
 
-    def fold(acc: dict[str, Any], layer: Layer) -> None:
-        _fold(acc, layer, primary=primary, names=names, init_names=init_names,
-              provenance=provenance, context=context)
+    def fold_as(primary_name: str, container_names: Sequence[str]) -> Fold:
+        def fold(acc: dict[str, Any], layer: Layer) -> None:
+            _fold(acc, layer, primary=primary_name, names=container_names,
+                  init_names=init_names, provenance=provenance, context=context)
+        return fold
 
+    fold = fold_as(primary, names)
     if provenance is None:
-        acc, done, proven = shared_prefix(layers, primary, names, init_names, fold, context)
+        acc, done, proven = shared_prefix(layers, primary, names, init_names, fold_as,
+                                          context)
     else:
         acc, done, proven = empty_pod(primary), 0, False
     for layer in layers[done:]:
