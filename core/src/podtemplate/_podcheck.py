@@ -113,7 +113,7 @@ def _walk(value: Any, node: Node) -> bool:
             child = fields[key]
             if child is None or not _walk(sub, child):
                 return False
-        for name in node[2]:
+        for name in node[2]:  # noqa: SIM110 - a loop, not a generator (see above)
             if value.get(name) is None:
                 return False
         return True
@@ -121,7 +121,7 @@ def _walk(value: Any, node: Node) -> bool:
         if type(value) is not list:
             return False
         item = node[1]
-        for sub in value:
+        for sub in value:  # noqa: SIM110 - a loop, not a generator (see above)
             if not _walk(sub, item):
                 return False
         return True

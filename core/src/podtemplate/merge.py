@@ -18,7 +18,6 @@ are only built when provenance is recorded, or when an error unwinds.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -400,10 +399,20 @@ def _delete_keyed(out: list[Any], index: dict[Any, int], item: Mapping[str, Any]
 
 
 def _ident(item: Any) -> Any:
-    """A hashable identity: exact equality for objects, type-aware for plain values."""
-    if isinstance(item, (dict, list)):
-        return json.dumps(item, sort_keys=True, separators=(",", ":"), default=str)
-    return (item.__class__, item)
+    """A hashable identity: exact equality for objects (whatever their key order), and
+    type-aware for plain values (``1``, ``1.0``, ``True`` and ``"1"`` differ)."""
+    kind = type(item)
+    if kind is dict or isinstance(item, dict):
+        return frozenset([(key, (type(value), value) if type(value) in _PLAIN
+                           else _ident(value)) for key, value in item.items()])
+    if kind is list or isinstance(item, (list, tuple)):
+        return (list, tuple([(type(value), value) if type(value) in _PLAIN
+                             else _ident(value) for value in item]))
+    try:
+        hash(item)
+    except TypeError:
+        return (kind, repr(item))
+    return (kind, item)
 
 
 def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
