@@ -24,6 +24,7 @@ from .names import (
     check_label_key,
     check_label_value,
     check_quantity,
+    env_name_ok,
 )
 from .podspec import normalize_pod_spec, validate_pod_spec
 from .yamlio import load_all
@@ -81,7 +82,8 @@ def normalize_env(env: Mapping[str, EnvValue] | None, *,
     """``{"A": 1}`` → ``[{"name": "A", "value": "1"}]``; booleans as ``true``/``false``."""
     items = []
     for name, value in (env or {}).items():
-        check_env_name(name, field=f"{field}.{name}")
+        if type(name) is not str or not env_name_ok(name):
+            check_env_name(name, field=f"{field}.{name}")  # raises, naming the field
         text = ("true" if value else "false") if isinstance(value, bool) else str(value)
         items.append({"name": name, "value": text})
     return items

@@ -12,6 +12,7 @@ __all__ = [
     "check_dns1123_label",
     "check_dns1123_subdomain",
     "check_env_name",
+    "env_name_ok",
     "check_label_key",
     "check_label_value",
     "check_quantity",
@@ -61,9 +62,14 @@ def to_dns1123(value: str) -> str:
     return name[:63].rstrip("-.")
 
 
+@functools.lru_cache(maxsize=4096)  # the same few names, on every task of a render
+def env_name_ok(value: str) -> bool:
+    return _ENV_NAME.fullmatch(value) is not None
+
+
 def check_env_name(value: str, *, what: str = "environment variable name",
                    field: str | None = None) -> str:
-    if not isinstance(value, str) or not _ENV_NAME.fullmatch(value):
+    if not isinstance(value, str) or not env_name_ok(value):
         raise InvalidNameError(
             f"{what} {value!r} is not a valid environment variable name",
             fix="use letters, digits and '_', not starting with a digit",
