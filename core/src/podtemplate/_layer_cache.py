@@ -40,7 +40,6 @@ _PREFIXES = "layer-cache:prefixes"
 _PROVEN = "layer-cache:proven"
 _EXPANDED = "layer-cache:expanded"
 _TABLE_LIMIT = 4096
-_DEFAULTS = ("default", "default-init")
 
 
 def _cache(context: RenderContext, name: str) -> dict[Any, Any]:
@@ -126,17 +125,11 @@ def _prefix_keys(shared: Sequence[Layer], primary: str, names: Sequence[str],
     key: tuple[Any, ...] = (primary,)
     for layer in shared:
         part: tuple[Any, ...] = (id(layer.source), layer.variant, layer.primary_alias)
-        if _has_defaults(layer):
+        if layer.has_default_entries:
             part += (tuple(names), tuple(init_names))
         key = (key, part)
         keys.append(key)
     return keys
-
-
-def _has_defaults(layer: Layer) -> bool:
-    spec = layer.fragment.get("spec") or {}
-    return any(isinstance(c, dict) and c.get("name") in _DEFAULTS
-               for name in ("containers", "initContainers") for c in spec.get(name) or ())
 
 
 def expanded_spec(layer: Layer, primary: str, names: Sequence[str],
@@ -147,7 +140,7 @@ def expanded_spec(layer: Layer, primary: str, names: Sequence[str],
     fragment: the merge copies what it takes."""
     if layer.source is None:
         return expand()
-    defaults = (tuple(names), tuple(init_names)) if _has_defaults(layer) else None
+    defaults = (tuple(names), tuple(init_names)) if layer.has_default_entries else None
     key = (id(layer.source), layer.variant, layer.primary_alias, primary, defaults)
     table = _cache(context, _EXPANDED)
     entry = table.get(key)

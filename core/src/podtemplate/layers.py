@@ -3,6 +3,7 @@ the name its primary container goes by inside that fragment."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,14 @@ class Layer:
     source: object | None = None
     variant: str = ""
     proven: bool = False
+
+    @functools.cached_property
+    def has_default_entries(self) -> bool:
+        """Whether the fragment has ``default``/``default-init`` container entries, whose
+        expansion depends on the role's container names."""
+        spec = self.fragment.get("spec") or {}
+        return any(isinstance(c, dict) and c.get("name") in ("default", "default-init")
+                   for name in ("containers", "initContainers") for c in spec.get(name) or ())
 
 
 def template_layer(label: str, template: PodTemplate, *, alias: str | None = None) -> Layer:

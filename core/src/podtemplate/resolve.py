@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ._layer_cache import Fold, empty_pod, expanded_spec, layer_proven, shared_prefix
@@ -31,6 +31,8 @@ DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
 _MAGIC = {"default", "default-init"}
 _RECENT = "resolve:recent"
 _RECENT_LIMIT = 256
+_SHARED_LAYERS = "resolve:template-layers"
+_SHARED_LIMIT = 4096
 
 
 def cluster_template(task: Task, context: RenderContext) -> tuple[str, PodTemplate] | None:
@@ -109,41 +111,33 @@ def _settings_parts(owner: Task | Role, gpu: str, context: RenderContext
 def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
                  primary: str) -> list[Layer]:
     layers: list[Layer] = []
+    scheduling = role_spec.inherit == "scheduling"
     found = cluster_template(task, context)
     if found is not None:
-        cluster = template_layer(found[0], found[1], alias="primary")
-        if role_spec.inherit == "scheduling":
-            cluster = without_task_resources(cluster)
-        layers.append(cluster)
+        layers.append(_template_layer(context, found[0], found[1], "primary",
+                                      without_task_resources if scheduling else None))
     if _interruptible(task, role_spec) and context.platform.interruptible:
-        layers.append(Layer("platform interruptible", {"spec": context.platform.interruptible},
-                            source=context.platform, variant="interruptible"))
+        layers.append(_platform_layer(context, "interruptible"))
     gpu = context.platform.gpu_resource_name
-    own: list[Layer | None] = [
-        template_layer("task template", task.pod_template) if task.pod_template else None,
-        settings_layer("task settings", primary=primary, gpu_name=gpu,
-                       image=task.image,
-                       command=task.command, args=task.args,
-                       parts=_settings_parts(task, gpu, context)),
-        template_layer("task override", task.override) if task.override else None,
-        template_layer("run override", context.override) if context.override else None,
-    ]
-    for layer in own:
-        if layer is None:
-            continue
-        if role_spec.inherit == "scheduling":
-            if layer.label == "task settings":
-                continue
-            layer = scheduling_only(layer)
-        layers.append(layer)
+    narrow = scheduling_only if scheduling else None
+    for label, own in (("task template", task.pod_template), ("task override", task.override),
+                       ("run override", context.override)):
+        if own is not None:
+            layers.append(_template_layer(context, label, own, None, narrow))
+        if label == "task template" and not scheduling:
+            settings = settings_layer("task settings", primary=primary, gpu_name=gpu,
+                                      image=task.image, command=task.command, args=task.args,
+                                      parts=_settings_parts(task, gpu, context))
+            if settings is not None:
+                layers.append(settings)
     role = role_spec.role
     if role is not None:
-        named = role.pod_template_name and _role_named_template(
-            role.pod_template_name, role_spec.name, context)
-        if named:
-            layers.append(named)
+        if role.pod_template_name:
+            layers.append(_role_named_template(role.pod_template_name, role_spec.name,
+                                               context))
         if role.pod_template is not None:
-            layers.append(template_layer(f"role template ({role_spec.name})", role.pod_template))
+            layers.append(_template_layer(context, f"role template ({role_spec.name})",
+                                          role.pod_template, None, None))
         settings = settings_layer(f"role settings ({role_spec.name})", primary=primary,
                                   gpu_name=gpu, image=role.image,
                                   parts=_settings_parts(role, gpu, context))
@@ -152,18 +146,51 @@ def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
     return layers
 
 
-def _role_named_template(name: str, role: str, context: RenderContext) -> Layer | None:
+def _template_layer(context: RenderContext, label: str, template: PodTemplate,
+                    alias: str | None, narrow: Callable[[Layer], Layer] | None) -> Layer:
+    """The layer of a template, made once per render (tasks share a few templates)."""
+    key = (id(template), label, alias, narrow)
+    table = _shared_layers(context)
+    entry = table.get(key)
+    if entry is None:
+        layer = template_layer(label, template, alias=alias)
+        # The template is kept with the entry: the id in its key stays its own.
+        entry = table[key] = (narrow(layer) if narrow else layer, template)
+    found: Layer = entry[0]
+    return found
+
+
+def _platform_layer(context: RenderContext, variant: str) -> Layer:
+    table = _shared_layers(context)
+    key = (id(context.platform), variant)
+    entry = table.get(key)
+    if entry is None:
+        entry = table[key] = (Layer("platform interruptible",
+                                    {"spec": context.platform.interruptible},
+                                    source=context.platform, variant=variant),
+                              context.platform)
+    found: Layer = entry[0]
+    return found
+
+
+def _shared_layers(context: RenderContext) -> dict[Any, Any]:
+    table: dict[Any, Any] | None = context.cache.get(_SHARED_LAYERS)
+    if table is None or len(table) > _SHARED_LIMIT:
+        table = context.cache[_SHARED_LAYERS] = {}
+    return table
+
+
+def _role_named_template(name: str, role: str, context: RenderContext) -> Layer:
     """Layer 5a: the cluster template a role names (before the role's inline template)."""
     try:
         found = named_template(name, context, required=True)
     except PodTemplateError as error:
         error.field = f"task_config.{role}.pod_template_name"
         raise error.located() from None
-    if found is None:  # a required template is never missing without an error
-        return None
+    assert found is not None  # a required template is never missing without an error
     namespace, template = found
-    return template_layer(f"role cluster template ({role}) {namespace}/{name}", template,
-                          alias="primary")
+    return _template_layer(context, f"role cluster template ({role}) {namespace}/{name}",
+                           template, "primary", None)
 
 
 def _container_names(layers: list[Layer], primary: str, list_name: str) -> list[str]:
