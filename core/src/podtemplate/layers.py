@@ -41,6 +41,15 @@ class Layer:
     proven: bool = False
 
     @functools.cached_property
+    def container_names(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The names of the fragment's containers and init containers, without the items
+        that carry a directive (they add no container)."""
+        spec = self.fragment.get("spec") or {}
+        return tuple(tuple(c.get("name") for c in spec.get(list_name) or ()
+                           if isinstance(c, dict) and c.get("$patch") is None)
+                     for list_name in ("containers", "initContainers"))  # type: ignore[return-value]
+
+    @functools.cached_property
     def has_default_entries(self) -> bool:
         """Whether the fragment has ``default``/``default-init`` container entries, whose
         expansion depends on the role's container names."""

@@ -193,16 +193,23 @@ def _role_named_template(name: str, role: str, context: RenderContext) -> Layer:
                            template, "primary", None)
 
 
-def _container_names(layers: list[Layer], primary: str, list_name: str) -> list[str]:
-    names: list[str] = [primary] if list_name == "containers" else []
+def _container_names(layers: list[Layer], primary: str) -> tuple[list[str], list[str]]:
+    """The role's container names (primary first) and init container names, in the
+    order the layers introduce them."""
+    names: list[str] = [primary]
+    init_names: list[str] = []
     for layer in layers:
-        for container in (layer.fragment.get("spec") or {}).get(list_name) or ():
-            name = container.get("name")
-            if name == layer.primary_alias:
-                name = primary if list_name == "containers" else name
-            if name not in _MAGIC and name not in names and container.get("$patch") is None:
+        containers, init_containers = layer.container_names
+        alias = layer.primary_alias
+        for name in containers:
+            if name == alias:
+                name = primary
+            if name not in _MAGIC and name not in names:
                 names.append(name)
-    return names
+        for name in init_containers:
+            if name not in _MAGIC and name not in init_names:
+                init_names.append(name)
+    return names, init_names
 
 
 def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[str],
@@ -282,8 +289,7 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     operator = Layer(f"operator ({task.task_type})", role_spec.operator_layer,
                      role_spec.container_name or "primary")
     _warn_renamed(task, role_spec, layers, context)
-    names = _container_names([*layers, operator], primary, "containers")
-    init_names = _container_names([*layers, operator], primary, "initContainers")
+    names, init_names = _container_names([*layers, operator], primary)
 
     def fold_as(primary_name: str, container_names: Sequence[str]) -> Fold:
         def fold(acc: dict[str, Any], layer: Layer) -> None:
@@ -314,9 +320,8 @@ def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
         return
     for layer in layers:
         alias = layer.primary_alias
-        containers = (layer.fragment.get("spec") or {}).get("containers") or ()
-        if alias not in (None, "primary", role_spec.container_name) and any(
-            c.get("name") == alias for c in containers
+        if alias not in (None, "primary", role_spec.container_name) and (
+            alias in layer.container_names[0]
         ):
             context.warn(f"{layer.label}: primary container {alias!r} is renamed to "
                          f"{role_spec.container_name!r}, the name the operator requires",
