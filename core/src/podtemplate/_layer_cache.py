@@ -39,14 +39,6 @@ _STAND_IN = "<primary>"
 _PREFIXES = "layer-cache:prefixes"
 _PROVEN = "layer-cache:proven"
 _EXPANDED = "layer-cache:expanded"
-_TABLE_LIMIT = 4096
-
-
-def _cache(context: RenderContext, name: str) -> dict[Any, Any]:
-    table: dict[Any, Any] | None = context.cache.get(name)
-    if table is None:
-        table = context.cache[name] = {}
-    return table
 
 
 def empty_pod(primary: str) -> dict[str, Any]:
@@ -77,7 +69,7 @@ def shared_prefix(layers: Sequence[Layer], primary: str, names: Sequence[str],
     if stand_in != primary:
         names = [stand_in if name == primary else name for name in names]
     keys = _prefix_keys(shared, stand_in, names, init_names)
-    table = _cache(context, _PREFIXES)
+    table = context.memo(_PREFIXES)
     done, pod, proven = 0, None, True
     for length in range(count, 0, -1):
         entry = table.get(keys[length - 1])
@@ -86,8 +78,6 @@ def shared_prefix(layers: Sequence[Layer], primary: str, names: Sequence[str],
             break
     if pod is None:
         pod = empty_pod(stand_in)
-    if len(table) > _TABLE_LIMIT:
-        table.clear()  # bounded: a render's memory must not grow with N
     fold = fold_as(stand_in, names) if done < count else None
     for length in range(done + 1, count + 1):
         layer = layers[length - 1]
@@ -142,14 +132,7 @@ def expanded_spec(layer: Layer, primary: str, names: Sequence[str],
         return expand()
     defaults = (tuple(names), tuple(init_names)) if layer.has_default_entries else None
     key = (id(layer.source), layer.variant, layer.primary_alias, primary, defaults)
-    table = _cache(context, _EXPANDED)
-    entry = table.get(key)
-    if entry is None:
-        if len(table) > _TABLE_LIMIT:
-            table.clear()
-        entry = table[key] = (expand(), layer.source)
-    spec: Mapping[str, Any] = entry[0]
-    return spec
+    return context.remember(_EXPANDED, key, expand, keep=layer.source)
 
 
 def _image(pod: dict[str, Any]) -> bytes | None:
@@ -179,14 +162,8 @@ def layer_proven(layer: Layer, context: RenderContext) -> bool:
         return True
     if layer.source is None:
         return _proves(layer.fragment)
-    table = _cache(context, _PROVEN)
-    key = (id(layer.source), layer.variant)
-    entry = table.get(key)
-    if entry is None:
-        if len(table) > _TABLE_LIMIT:
-            table.clear()
-        entry = table[key] = (_proves(layer.fragment), layer.source)
-    return bool(entry[0])
+    return context.remember(_PROVEN, (id(layer.source), layer.variant),
+                            lambda: _proves(layer.fragment), keep=layer.source)
 
 
 def _proves(fragment: Any) -> bool:

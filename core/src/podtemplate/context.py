@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .platform import Platform
 
@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from .store import TemplateStore
 
 __all__ = ["RenderContext", "Warning_"]
+
+T = TypeVar("T")
+MEMO_LIMIT = 4096  # entries per memo table
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,30 @@ class RenderContext:
     def warn(self, message: str, *, task: str | None = None, role: str | None = None,
              field: str | None = None) -> None:
         self.warnings.append(Warning_(message, task, role, field))
+
+    def memo(self, table: str) -> dict[Any, Any]:
+        """The per-render table ``table``, for what tasks share: a template's layer, its
+        proof, a folded prefix. Beyond :data:`MEMO_LIMIT` entries its older half is
+        dropped, so a render's memory does not grow with its number of tasks."""
+        memo: dict[Any, Any] | None = self.cache.get(table)
+        if memo is None:
+            memo = self.cache[table] = {}
+        elif len(memo) > MEMO_LIMIT:
+            for key in list(memo)[: len(memo) // 2]:
+                del memo[key]
+        return memo
+
+    def remember(self, table: str, key: Hashable, make: Callable[[], T], *,
+                 keep: object = None) -> T:
+        """``make()`` the first time ``key`` is seen in ``table`` this render, the same
+        value afterwards. ``keep`` stays alive with the entry: pass the object whose
+        ``id()`` is in the key, so that the id cannot be reused by another object."""
+        memo = self.memo(table)
+        entry = memo.get(key)
+        if entry is None:
+            entry = memo[key] = (make(), keep)
+        value: T = entry[0]
+        return value
 
     @property
     def store(self) -> TemplateStore | None:

@@ -29,10 +29,8 @@ __all__ = ["resolve_pod", "cluster_template", "named_template", "task_layers", "
 SYSTEM_LABELS = ("podtemplate.io/task", "podtemplate.io/task-type", "podtemplate.io/role")
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
 _MAGIC = {"default", "default-init"}
-_RECENT = "resolve:recent"
-_RECENT_LIMIT = 256
+_RECENT = "resolve:recent"  # what the task being rendered just computed
 _SHARED_LAYERS = "resolve:template-layers"
-_SHARED_LIMIT = 4096
 
 
 def cluster_template(task: Task, context: RenderContext) -> tuple[str, PodTemplate] | None:
@@ -75,37 +73,20 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
                 primary: str) -> list[Layer]:
     """Layers 1-6 of one role, lowest first. Remembered for the task being rendered: a
     plugin that inspects them (before or after resolution) does not build them again."""
-    memo = _recent(context)
-    key = ("layers", id(task), id(role_spec), primary)
-    found = memo.get(key)
-    if found is None:
-        # The objects are kept with the entry: the ids in its key stay theirs.
-        found = memo[key] = (tuple(_task_layers(task, role_spec, context, primary)),
-                             task, role_spec)
-    return list(found[0])
-
-
-def _recent(context: RenderContext) -> dict[Any, Any]:
-    """A small table of what the tasks being rendered just computed: bounded, so that a
-    render's memory does not grow with its number of tasks."""
-    table: dict[Any, Any] | None = context.cache.get(_RECENT)
-    if table is None or len(table) > _RECENT_LIMIT:
-        table = context.cache[_RECENT] = {}
-    return table
+    layers = context.remember(
+        _RECENT, ("layers", id(task), id(role_spec), primary),
+        lambda: tuple(_task_layers(task, role_spec, context, primary)),
+        keep=(task, role_spec))
+    return list(layers)
 
 
 def _settings_parts(owner: Task | Role, gpu: str, context: RenderContext
                     ) -> tuple[list[dict[str, str]], dict[str, Any]]:
     """The env list and resources of a task's or role's settings, made once for all of
     its roles."""
-    memo = _recent(context)
-    key = ("settings", id(owner), gpu)
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = (settings_parts(owner.env, owner.requests, owner.limits, gpu),
-                             owner)
-    parts: tuple[list[dict[str, str]], dict[str, Any]] = found[0]
-    return parts
+    return context.remember(
+        _RECENT, ("settings", id(owner), gpu),
+        lambda: settings_parts(owner.env, owner.requests, owner.limits, gpu), keep=owner)
 
 
 def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
@@ -149,35 +130,20 @@ def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
 def _template_layer(context: RenderContext, label: str, template: PodTemplate,
                     alias: str | None, narrow: Callable[[Layer], Layer] | None) -> Layer:
     """The layer of a template, made once per render (tasks share a few templates)."""
-    key = (id(template), label, alias, narrow)
-    table = _shared_layers(context)
-    entry = table.get(key)
-    if entry is None:
+    def make() -> Layer:
         layer = template_layer(label, template, alias=alias)
-        # The template is kept with the entry: the id in its key stays its own.
-        entry = table[key] = (narrow(layer) if narrow else layer, template)
-    found: Layer = entry[0]
-    return found
+        return narrow(layer) if narrow else layer
+
+    return context.remember(_SHARED_LAYERS, (id(template), label, alias, narrow), make,
+                            keep=template)
 
 
 def _platform_layer(context: RenderContext, variant: str) -> Layer:
-    table = _shared_layers(context)
-    key = (id(context.platform), variant)
-    entry = table.get(key)
-    if entry is None:
-        entry = table[key] = (Layer("platform interruptible",
-                                    {"spec": context.platform.interruptible},
-                                    source=context.platform, variant=variant),
-                              context.platform)
-    found: Layer = entry[0]
-    return found
-
-
-def _shared_layers(context: RenderContext) -> dict[Any, Any]:
-    table: dict[Any, Any] | None = context.cache.get(_SHARED_LAYERS)
-    if table is None or len(table) > _SHARED_LIMIT:
-        table = context.cache[_SHARED_LAYERS] = {}
-    return table
+    platform = context.platform
+    return context.remember(
+        _SHARED_LAYERS, (id(platform), variant),
+        lambda: Layer("platform interruptible", {"spec": platform.interruptible},
+                      source=platform, variant=variant), keep=platform)
 
 
 def _role_named_template(name: str, role: str, context: RenderContext) -> Layer:
@@ -286,8 +252,10 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     own_primary = task.pod_template.primary_container_name if task.pod_template else "primary"
     primary = role_spec.container_name or own_primary
     layers = task_layers(task, role_spec, context, primary)
+    # A plugin that gives every task the same operator layer object has it proven and
+    # expanded once per render, as a template is.
     operator = Layer(f"operator ({task.task_type})", role_spec.operator_layer,
-                     role_spec.container_name or "primary")
+                     role_spec.container_name or "primary", source=role_spec.operator_layer)
     _warn_renamed(task, role_spec, layers, context)
     names, init_names = _container_names([*layers, operator], primary)
 

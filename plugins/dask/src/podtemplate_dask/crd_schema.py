@@ -29,7 +29,6 @@ from ._crd_fields import KNOWN_FIELDS, OPEN_FIELDS
 __all__ = ["layers_known", "strip_unknown_fields"]
 
 _KNOWN_LAYERS = "dask:known-layers"
-_TABLE_LIMIT = 4096
 
 # A node of the schema tree: field name -> child node, "[]" -> the node of a list's items;
 # _OPEN for a field whose contents the CRD keeps as they are.
@@ -40,24 +39,19 @@ _OPEN: _Tree = {}
 def layers_known(layers: Iterable[Layer], operator_layer: Mapping[str, Any], role: str,
                  context: RenderContext) -> bool:
     """True if every layer of a ``role`` pod, and the operator's own, holds only fields
-    the CRD knows; a template (a layer with a source) is checked once per render."""
+    the CRD knows; a template (or a layer object shared by tasks) is checked once per
+    render."""
     tree = _tree(role)
-    if not _all_known(operator_layer, tree):
-        return False
-    table: dict[Any, Any] = context.cache.setdefault(_KNOWN_LAYERS, {})
-    for layer in layers:
-        if layer.source is None:
-            if not _all_known(layer.fragment, tree):
-                return False
-            continue
-        key = (id(layer.source), layer.variant, role)
-        entry = table.get(key)
-        if entry is None:
-            if len(table) > _TABLE_LIMIT:
-                table.clear()
-            # The source is kept with the entry: the id in its key stays its own.
-            entry = table[key] = (_all_known(layer.fragment, tree), layer.source)
-        if not entry[0]:
+    fragments = [(layer.fragment, layer.source) for layer in layers]
+    fragments.append((operator_layer, operator_layer))
+    for fragment, source in fragments:
+        if source is None:
+            known = _all_known(fragment, tree)
+        else:
+            known = context.remember(_KNOWN_LAYERS, (id(source), id(fragment), role),
+                                     functools.partial(_all_known, fragment, tree),
+                                     keep=(source, fragment))
+        if not known:
             return False
     return True
 

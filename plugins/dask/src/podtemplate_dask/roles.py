@@ -62,7 +62,6 @@ _NAME = "spec.containers[primary].name"
 _COMMAND = "spec.containers[primary].command"
 _ARGS = "spec.containers[primary].args"
 _RESTART = "spec.restartPolicy"
-_WORKER_NAME_FLAGS = ("--name", "$(DASK_WORKER_NAME)")
 _DEPLOYMENT = "the operator runs this pod through a Deployment, which only accepts Always"
 
 
@@ -124,37 +123,42 @@ def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     config = config_of(task)
     _check_name(task)
     _check_no_command(task)
-    job = _role_spec("job-runner", config.job_runner,
-                     function_entrypoint(task, context, CONTAINER_NAMES["job-runner"]))
-    scheduler = _role_spec("scheduler", config.scheduler, {
-        "name": CONTAINER_NAMES["scheduler"],
-        "command": ["dask", "scheduler"],
-        "args": ["--port", str(COMM_PORT), "--dashboard-address", f":{DASHBOARD_PORT}"],
-        "ports": [{"name": name, "containerPort": number, "protocol": "TCP"}
-                  for name, number in SCHEDULER_PORTS],
-    }, restart_policy="Always")
+    job = _role_spec("job-runner", config.job_runner, _operator_layer(
+        function_entrypoint(task, context, CONTAINER_NAMES["job-runner"])))
+    scheduler = _role_spec("scheduler", config.scheduler, _SCHEDULER_LAYER)
     _check_scheduler_ports(task, scheduler, context)
-    worker = _worker_role(task, config, context)
+    # The worker's flags follow its container's final resources: add_worker_flags puts
+    # them on the resolved pod (they touch no resource).
+    worker = _role_spec("worker", config.workers, _WORKER_LAYER)
     return [job, scheduler, worker]
 
 
-def _role_spec(role: str, config: Role | None, container: Mapping[str, Any], *,
-               restart_policy: str | None = None) -> RoleSpec:
+def _operator_layer(container: Mapping[str, Any], *, restart_policy: str | None = None
+                    ) -> dict[str, Any]:
     spec: dict[str, Any] = {"containers": [dict(container)]}
     if restart_policy is not None:
         spec["restartPolicy"] = restart_policy
+    return {"spec": spec}
+
+
+def _role_spec(role: str, config: Role | None, operator_layer: dict[str, Any]) -> RoleSpec:
     return RoleSpec(name=role, template_path=ROLE_PATHS[role],
                     container_name=CONTAINER_NAMES[role], role=config,
-                    operator_layer={"spec": spec}, owned=OWNED[role],
+                    operator_layer=operator_layer, owned=OWNED[role],
                     unsupported=UNSUPPORTED[role])
 
 
-def _worker_role(task: Task, config: Dask, context: RenderContext) -> RoleSpec:
-    """The worker role. Its flags follow its container's final resources, so they are
-    added to the resolved pod by :func:`add_worker_flags` (they touch no resource)."""
-    container = {"name": CONTAINER_NAMES["worker"], "command": ["dask", "worker"],
-                 "args": list(_WORKER_NAME_FLAGS)}
-    return _role_spec("worker", config.workers, container, restart_policy="Always")
+# The same objects for every task (read only, like every layer): core proves them once.
+_SCHEDULER_LAYER = _operator_layer({
+    "name": CONTAINER_NAMES["scheduler"],
+    "command": ["dask", "scheduler"],
+    "args": ["--port", str(COMM_PORT), "--dashboard-address", f":{DASHBOARD_PORT}"],
+    "ports": [{"name": name, "containerPort": number, "protocol": "TCP"}
+              for name, number in SCHEDULER_PORTS],
+}, restart_policy="Always")
+_WORKER_LAYER = _operator_layer({
+    "name": CONTAINER_NAMES["worker"], "command": ["dask", "worker"],
+    "args": ["--name", "$(DASK_WORKER_NAME)"]}, restart_policy="Always")
 
 
 def add_worker_flags(pod: dict[str, Any]) -> None:

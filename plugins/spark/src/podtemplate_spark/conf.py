@@ -121,10 +121,11 @@ def conflicts(role: str, natives: Mapping[str, Any], spark_conf: Mapping[str, st
     found = []
     if not spark_conf:
         return found
+    keys = _role_keys(role)
     for native in NATIVE_KEYS:
         if native.field not in natives:
             continue
-        for key in native.keys(role):
+        for key in keys[native.field]:
             if key in spark_conf and not native.same(natives[native.field], spark_conf[key]):
                 found.append(Conflict(native.field, key, natives[native.field], spark_conf[key]))
     return found

@@ -9,6 +9,7 @@ pod field of the template, except the few declared below.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from podtemplate import FieldDecl, Role, RoleSpec
@@ -56,6 +57,7 @@ RESERVED_LABELS = {
 }
 
 
+@functools.cache
 def native_decls(role: str) -> tuple[FieldDecl, ...]:
     """Fields Spark overwrites from its configuration: they stay in the template and are
     also written in the operator's native form (reason ``native: <manifest path>``)."""
@@ -78,6 +80,7 @@ def native_decls(role: str) -> tuple[FieldDecl, ...]:
     )
 
 
+@functools.cache
 def owned_decls(role: str) -> tuple[FieldDecl, ...]:
     own = _COMMON_OWNED + (_EXECUTOR_OWNED if role == EXECUTOR else ())
     labels = tuple(FieldDecl(f"metadata.labels.{key}", "Spark's own bookkeeping label; "
@@ -86,6 +89,7 @@ def owned_decls(role: str) -> tuple[FieldDecl, ...]:
     return own + labels + native_decls(role)
 
 
+@functools.cache  # one per role: core proves and expands it once per render
 def _operator_layer(role: str) -> dict[str, Any]:
     spec: dict[str, Any] = {
         "restartPolicy": "Never",
