@@ -118,7 +118,7 @@ def _role_keys(role: str) -> dict[str, tuple[str, ...]]:
 def conflicts(role: str, natives: Mapping[str, Any], spark_conf: Mapping[str, str]
               ) -> list[Conflict]:
     """Where ``spark_conf`` sets a property of a native field to another value."""
-    found = []
+    found: list[Conflict] = []
     if not spark_conf:
         return found
     keys = _role_keys(role)
