@@ -57,24 +57,26 @@ class RenderContext:
              field: str | None = None) -> None:
         self.warnings.append(Warning_(message, task, role, field))
 
-    def memo(self, table: str) -> dict[Any, Any]:
+    def memo(self, table: str, limit: int = MEMO_LIMIT) -> dict[Any, Any]:
         """The per-render table ``table``, for what tasks share: a template's layer, its
-        proof, a folded prefix. Beyond :data:`MEMO_LIMIT` entries its older half is
-        dropped, so a render's memory does not grow with its number of tasks."""
+        proof, a folded prefix. Beyond ``limit`` entries its older half is dropped, so a
+        render's memory does not grow with its number of tasks. Keep ``limit`` small for
+        what only one task reuses: entries that outlive a few tasks are garbage the
+        collector's oldest generation has to find."""
         memo: dict[Any, Any] | None = self.cache.get(table)
         if memo is None:
             memo = self.cache[table] = {}
-        elif len(memo) > MEMO_LIMIT:
+        elif len(memo) > limit:
             for key in list(memo)[: len(memo) // 2]:
                 del memo[key]
         return memo
 
     def remember(self, table: str, key: Hashable, make: Callable[[], T], *,
-                 keep: object = None) -> T:
+                 keep: object = None, limit: int = MEMO_LIMIT) -> T:
         """``make()`` the first time ``key`` is seen in ``table`` this render, the same
         value afterwards. ``keep`` stays alive with the entry: pass the object whose
         ``id()`` is in the key, so that the id cannot be reused by another object."""
-        memo = self.memo(table)
+        memo = self.memo(table, limit)
         entry = memo.get(key)
         if entry is None:
             entry = memo[key] = (make(), keep)

@@ -30,6 +30,7 @@ SYSTEM_LABELS = ("podtemplate.io/task", "podtemplate.io/task-type", "podtemplate
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
 _MAGIC = {"default", "default-init"}
 _RECENT = "resolve:recent"  # what the task being rendered just computed
+_RECENT_LIMIT = 64
 _SHARED_LAYERS = "resolve:template-layers"
 
 
@@ -76,7 +77,7 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
     layers = context.remember(
         _RECENT, ("layers", id(task), id(role_spec), primary),
         lambda: tuple(_task_layers(task, role_spec, context, primary)),
-        keep=(task, role_spec))
+        keep=(task, role_spec), limit=_RECENT_LIMIT)
     return list(layers)
 
 
@@ -86,7 +87,8 @@ def _settings_parts(owner: Task | Role, gpu: str, context: RenderContext
     its roles."""
     return context.remember(
         _RECENT, ("settings", id(owner), gpu),
-        lambda: settings_parts(owner.env, owner.requests, owner.limits, gpu), keep=owner)
+        lambda: settings_parts(owner.env, owner.requests, owner.limits, gpu), keep=owner,
+        limit=_RECENT_LIMIT)
 
 
 def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
@@ -252,10 +254,8 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     own_primary = task.pod_template.primary_container_name if task.pod_template else "primary"
     primary = role_spec.container_name or own_primary
     layers = task_layers(task, role_spec, context, primary)
-    # A plugin that gives every task the same operator layer object has it proven and
-    # expanded once per render, as a template is.
     operator = Layer(f"operator ({task.task_type})", role_spec.operator_layer,
-                     role_spec.container_name or "primary", source=role_spec.operator_layer)
+                     role_spec.container_name or "primary")
     _warn_renamed(task, role_spec, layers, context)
     names, init_names = _container_names([*layers, operator], primary)
 

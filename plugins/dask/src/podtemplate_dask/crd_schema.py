@@ -39,11 +39,10 @@ _OPEN: _Tree = {}
 def layers_known(layers: Iterable[Layer], operator_layer: Mapping[str, Any], role: str,
                  context: RenderContext) -> bool:
     """True if every layer of a ``role`` pod, and the operator's own, holds only fields
-    the CRD knows; a template (or a layer object shared by tasks) is checked once per
-    render."""
+    the CRD knows; a template is checked once per render."""
     tree = _tree(role)
     fragments = [(layer.fragment, layer.source) for layer in layers]
-    fragments.append((operator_layer, operator_layer))
+    fragments.append((operator_layer, None))  # small; made for one task, often
     for fragment, source in fragments:
         if source is None:
             known = _all_known(fragment, tree)
