@@ -30,7 +30,7 @@ SYSTEM_LABELS = ("podtemplate.io/task", "podtemplate.io/task-type", "podtemplate
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
 _MAGIC = {"default", "default-init"}
 _RECENT = "resolve:recent"  # what the task being rendered just computed
-_RECENT_LIMIT = 64
+_RECENT_LIMIT = 16
 _SHARED_LAYERS = "resolve:template-layers"
 
 
