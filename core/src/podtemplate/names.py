@@ -32,9 +32,14 @@ _QUANTITY = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=4096)  # container and volume names recur on every pod
+def _dns1123_label_ok(value: str) -> bool:
+    return len(value) <= 63 and _LABEL.fullmatch(value) is not None
+
+
 def check_dns1123_label(value: str, *, what: str, field: str | None = None) -> str:
     """Return ``value`` if it is a DNS-1123 label (container, volume, port names...)."""
-    if not isinstance(value, str) or len(value) > 63 or not _LABEL.fullmatch(value):
+    if not isinstance(value, str) or not _dns1123_label_ok(value):
         raise InvalidNameError(
             f"{what} {value!r} is not a valid DNS-1123 label",
             fix="use at most 63 lowercase letters, digits and '-', starting and ending "

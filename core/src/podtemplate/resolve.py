@@ -333,8 +333,11 @@ def _composed_valid(pod: dict[str, Any], primary: str) -> bool:
     except PodTemplateError:
         return False
     metadata = pod["metadata"]
-    return all(type(value) is str for value in metadata["labels"].values()) and all(
-        type(value) is str for value in metadata["annotations"].values())
+    for values in (metadata["labels"], metadata["annotations"]):
+        for value in values.values():
+            if type(value) is not str:
+                return False
+    return True
 
 
 _LEADING_KEYS = ("name", "image", "command", "args")
