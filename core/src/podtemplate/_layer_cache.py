@@ -115,7 +115,7 @@ def _prefix_keys(shared: Sequence[Layer], primary: str, names: Sequence[str],
     key: tuple[Any, ...] = (primary,)
     for layer in shared:
         part: tuple[Any, ...] = (id(layer.source), layer.variant, layer.primary_alias)
-        if layer.has_default_entries:
+        if layer.has_default_entries():
             part += (tuple(names), tuple(init_names))
         key = (key, part)
         keys.append(key)
@@ -130,7 +130,7 @@ def expanded_spec(layer: Layer, primary: str, names: Sequence[str],
     fragment: the merge copies what it takes."""
     if layer.source is None:
         return expand()
-    defaults = (tuple(names), tuple(init_names)) if layer.has_default_entries else None
+    defaults = (tuple(names), tuple(init_names)) if layer.has_default_entries() else None
     key = (id(layer.source), layer.variant, layer.primary_alias, primary, defaults)
     return context.remember(_EXPANDED, key, expand, keep=layer.source)
 

@@ -3,7 +3,6 @@ the name its primary container goes by inside that fragment."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -40,22 +39,30 @@ class Layer:
     variant: str = ""
     proven: bool = False
 
-    @functools.cached_property
+    # Read for every role a layer is folded into; computed once per layer object and kept
+    # in its __dict__ (a plain dict lookup: cached_property takes a lock in Python 3.11).
     def container_names(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """The names of the fragment's containers and init containers, without the items
         that carry a directive (they add no container)."""
-        spec = self.fragment.get("spec") or {}
-        return tuple(tuple(c.get("name") for c in spec.get(list_name) or ()
-                           if isinstance(c, dict) and c.get("$patch") is None)
-                     for list_name in ("containers", "initContainers"))  # type: ignore[return-value]
+        found = self.__dict__.get("_container_names")
+        if found is None:
+            spec = self.fragment.get("spec") or {}
+            found = self.__dict__["_container_names"] = tuple(
+                tuple(c.get("name") for c in spec.get(list_name) or ()
+                      if isinstance(c, dict) and c.get("$patch") is None)
+                for list_name in ("containers", "initContainers"))
+        return found
 
-    @functools.cached_property
     def has_default_entries(self) -> bool:
         """Whether the fragment has ``default``/``default-init`` container entries, whose
         expansion depends on the role's container names."""
-        spec = self.fragment.get("spec") or {}
-        return any(isinstance(c, dict) and c.get("name") in ("default", "default-init")
-                   for name in ("containers", "initContainers") for c in spec.get(name) or ())
+        found = self.__dict__.get("_has_default_entries")
+        if found is None:
+            spec = self.fragment.get("spec") or {}
+            found = self.__dict__["_has_default_entries"] = any(
+                isinstance(c, dict) and c.get("name") in ("default", "default-init")
+                for name in ("containers", "initContainers") for c in spec.get(name) or ())
+        return found
 
 
 def template_layer(label: str, template: PodTemplate, *, alias: str | None = None) -> Layer:

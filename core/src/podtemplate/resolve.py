@@ -167,7 +167,7 @@ def _container_names(layers: list[Layer], primary: str) -> tuple[list[str], list
     names: list[str] = [primary]
     init_names: list[str] = []
     for layer in layers:
-        containers, init_containers = layer.container_names
+        containers, init_containers = layer.container_names()
         alias = layer.primary_alias
         for name in containers:
             if name == alias:
@@ -289,7 +289,7 @@ def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
     for layer in layers:
         alias = layer.primary_alias
         if alias not in (None, "primary", role_spec.container_name) and (
-            alias in layer.container_names[0]
+            alias in layer.container_names()[0]
         ):
             context.warn(f"{layer.label}: primary container {alias!r} is renamed to "
                          f"{role_spec.container_name!r}, the name the operator requires",
