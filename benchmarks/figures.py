@@ -16,7 +16,7 @@ from podtemplate import Task
 from podtemplate.merge import merge
 
 from .strip_provenance import StripError, stripped_merge, swapped_merge
-from .timing import Paired, json_floor, paired, render_in_memory, render_streamed
+from .timing import Paired, bracketed, json_floor, paired, render_in_memory, render_streamed
 
 __all__ = ["Throughput", "throughput", "task_scaling", "template_scaling", "explain_cost_off",
            "digest"]
@@ -63,10 +63,11 @@ def throughput(tasks: Sequence[Task], platform: Path, repeat: int) -> tuple[Thro
 
 def task_scaling(small: Sequence[Task], large: Sequence[Task], platform: Path, repeat: int,
                  *, streamed: bool = False) -> Paired:
-    """Render times of the small and the large task set, back to back; ``streamed``
-    drops each manifest as it is made instead of keeping them all."""
+    """Render times of the small and the large task set, each large render bracketed by
+    two small ones; ``streamed`` drops each manifest as it is made instead of keeping
+    them all."""
     timed = render_streamed if streamed else render_in_memory
-    return paired(lambda: timed(small, platform), lambda: timed(large, platform), repeat)
+    return bracketed(lambda: timed(small, platform), lambda: timed(large, platform), repeat)
 
 
 def _big_template(size: int, start: int) -> dict[str, Any]:

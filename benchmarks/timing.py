@@ -23,8 +23,8 @@ from podtemplate import Task
 from podtemplate.plugins import build_plugin_manager
 from podtemplate.render import iter_render, make_context
 
-__all__ = ["Paired", "Timed", "json_floor", "paired", "plugin_manager", "render_in_memory",
-           "render_streamed"]
+__all__ = ["Paired", "Timed", "bracketed", "json_floor", "paired", "plugin_manager",
+           "render_in_memory", "render_streamed"]
 
 Timed = Callable[[], float]
 
@@ -57,6 +57,20 @@ class Paired:
 def paired(a: Timed, b: Timed, repeat: int) -> Paired:
     """Run ``a`` then ``b``, ``repeat`` times (A B A B ..., never in blocks)."""
     pairs = [(a(), b()) for _ in range(repeat)]
+    return Paired(tuple(x for x, _ in pairs), tuple(y for _, y in pairs))
+
+
+def bracketed(a: Timed, b: Timed, repeat: int) -> Paired:
+    """Like :func:`paired` for a ``b`` that takes much longer than ``a``: A B A B ... A,
+    each ``b`` paired with the mean of the two ``a`` around it, so that a machine
+    speeding up or slowing down during the long ``b`` weighs on both sides alike."""
+    before = a()
+    pairs = []
+    for _ in range(repeat):
+        during = b()
+        after = a()
+        pairs.append(((before + after) / 2, during))
+        before = after
     return Paired(tuple(x for x, _ in pairs), tuple(y for _, y in pairs))
 
 

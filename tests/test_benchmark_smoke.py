@@ -33,3 +33,15 @@ def test_harness_prints_every_figure_as_its_last_line() -> None:
         assert isinstance(target["met"], bool), name
     assert figures["cli_peak_rss_mb"]["10n"] > 0
     assert "floor_ratio" in done.stdout.split(lines[-1])[0]  # the table came first
+
+
+def test_bracketed_pairs_each_long_run_with_the_mean_of_its_neighbours() -> None:
+    sys.path.insert(0, str(REPO))
+    try:
+        from benchmarks.timing import bracketed
+    finally:
+        sys.path.remove(str(REPO))
+    shorts, longs = iter([1.0, 3.0, 5.0]), iter([10.0, 40.0])
+    timings = bracketed(lambda: next(shorts), lambda: next(longs), 2)
+    assert timings.a == (2.0, 4.0) and timings.b == (10.0, 40.0)
+    assert timings.ratio == 7.5  # the median of 10/2 and 40/4
