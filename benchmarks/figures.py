@@ -18,8 +18,8 @@ from podtemplate.merge import merge
 from .strip_provenance import StripError, stripped_merge, swapped_merge
 from .timing import Paired, bracketed, json_floor, paired, render_in_memory, render_streamed
 
-__all__ = ["Throughput", "throughput", "task_scaling", "template_scaling", "explain_cost_off",
-           "digest"]
+__all__ = ["Throughput", "throughput", "task_scaling", "floor_scaling", "template_scaling",
+           "explain_cost_off", "digest"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,14 @@ def task_scaling(small: Sequence[Task], large: Sequence[Task], platform: Path, r
     them all."""
     timed = render_streamed if streamed else render_in_memory
     return bracketed(lambda: timed(small, platform), lambda: timed(large, platform), repeat)
+
+
+def floor_scaling(small_output: list[Any], large_output: list[Any], repeat: int) -> Paired:
+    """The floor's own scaling: copying the 10N output against copying the N output,
+    bracketed as the render is. Holding a larger output costs the process more per object
+    (collector passes over a larger heap, fresh memory pages) whoever makes it."""
+    return bracketed(lambda: json_floor(small_output), lambda: json_floor(large_output),
+                     repeat)
 
 
 def _big_template(size: int, start: int) -> dict[str, Any]:

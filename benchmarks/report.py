@@ -23,7 +23,7 @@ TARGETS: dict[str, float] = {
 JSON_KEYS = (
     "n", "seed", "repeat", "task_types", "throughput_tasks_per_s", "floor_ratio",
     "floor_ratio_gc_off", "floor_ratio_by_type", "task_scaling", "task_scaling_seconds",
-    "task_scaling_streamed",
+    "task_scaling_streamed", "task_scaling_floor",
     "template_scaling", "template_merge_ms", "cli_tasks_per_s", "cli_render_tasks_per_s",
     "cli_peak_rss_mb", "cli_definitions_rss_mb", "cli_memory_ratio", "explain_cost_off",
     "explain_seconds", "targets", "all_targets_met", "output_digest", "skipped",
@@ -44,6 +44,7 @@ class Report:
     throughputs: dict[str, Throughput] = field(default_factory=dict)
     task_scaling: Paired | None = None
     task_scaling_streamed: Paired | None = None  # not a target: the render's own cost
+    task_scaling_floor: Paired | None = None  # not a target: the floor's own scaling
     template_scaling: Paired | None = None
     explain: ExplainCost | None = None
     cli: list[CliRun] | None = None
@@ -98,6 +99,8 @@ class Report:
             "task_scaling_seconds": _pair(self.task_scaling),
             "task_scaling_streamed": _r(self.task_scaling_streamed.ratio
                                         if self.task_scaling_streamed else None),
+            "task_scaling_floor": _r(self.task_scaling_floor.ratio
+                                     if self.task_scaling_floor else None),
             "template_scaling": _r(figures["template_scaling"]),
             "template_merge_ms": _pair(self.template_scaling, scale=1000, keys=("1000", "10000")),
             "cli_tasks_per_s": {k: round(v.tasks_per_second, 1) for k, v in cli.items()} or None,
@@ -137,6 +140,9 @@ class Report:
         if self.task_scaling_streamed:
             print(f"\ntask scaling with each manifest dropped as made (as the CLI does): "
                   f"{self.task_scaling_streamed.ratio:.2f}")
+        if self.task_scaling_floor:
+            print(f"the floor's own scaling, copying the 10N output against the N output: "
+                  f"{self.task_scaling_floor.ratio:.2f}")
         print(f"\n{'figure':<20}{'value':>10}{'target':>10}  met")
         for name, target in self.targets().items():
             value = "n/a" if target["value"] is None else f"{target['value']:.3f}"

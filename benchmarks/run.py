@@ -15,9 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from .e2e import run_cli, write_task_module
-from .figures import digest, explain_cost_off, task_scaling, template_scaling, throughput
+from .figures import (
+    digest,
+    explain_cost_off,
+    floor_scaling,
+    task_scaling,
+    template_scaling,
+    throughput,
+)
 from .generate import available_types, generate_tasks
 from .report import Report
+from .timing import render_in_memory
 from .workload import write_platform
 
 __all__ = ["main"]
@@ -83,7 +91,11 @@ def measure(options: argparse.Namespace, types: list[str], scratch: Path) -> Rep
     large = generate_tasks(10 * n, types, seed=seed, module=IN_MEMORY_MODULE)
     report.task_scaling = task_scaling(mixed, large, platform, _more(repeat))
     report.task_scaling_streamed = task_scaling(mixed, large, platform, repeat, streamed=True)
+    large_output: list[Any] = []
+    render_in_memory(large, platform, large_output)
     del large
+    report.task_scaling_floor = floor_scaling(output, large_output, _more(repeat))
+    del large_output
     # The two sides differ by a few percent at most: many pairs, so the median holds.
     report.explain = explain_cost_off(mixed, platform, 3 * repeat, output)
     if not options.skip_cli:
