@@ -83,23 +83,28 @@ def measure(options: argparse.Namespace, types: list[str], scratch: Path) -> Rep
     # below would land on one of the two merges and blur a figure about the merge.
     report.template_scaling = template_scaling(max(repeat, 5))
     for task_type in types:
-        tasks = generate_tasks(n, [task_type], seed=seed, module=IN_MEMORY_MODULE)
-        report.add_throughput(task_type, throughput(tasks, platform, repeat)[0])
+        one_type = generate_tasks(n, [task_type], seed=seed, module=IN_MEMORY_MODULE)
+        report.add_throughput(task_type, throughput(one_type, platform, repeat)[0])
+        del one_type
     mixed = generate_tasks(n, types, seed=seed, module=IN_MEMORY_MODULE)
     # The headline figure: five pairs, so that one disturbed pair cannot move the median.
     mixed_figures, output = throughput(mixed, platform, _more(repeat))
     report.add_throughput("mixed", mixed_figures)
     report.extra["output_digest"] = digest(output)
+    # The two sides differ by a few percent at most: many pairs, so the median holds.
+    report.explain = explain_cost_off(mixed, platform, 3 * repeat, output)
+    # Nothing but the task sets is held while the scaling figures are timed: every full
+    # pass of the collector would walk whatever else the harness kept.
+    del output
     large = generate_tasks(10 * n, types, seed=seed, module=IN_MEMORY_MODULE)
     report.task_scaling = task_scaling(mixed, large, platform, _more(repeat))
     report.task_scaling_streamed = task_scaling(mixed, large, platform, repeat, streamed=True)
-    large_output: list[Any] = []
-    render_in_memory(large, platform, large_output)
+    outputs: tuple[list[Any], list[Any]] = ([], [])
+    for tasks, kept in zip((mixed, large), outputs, strict=True):
+        render_in_memory(tasks, platform, kept)
     del large
-    report.task_scaling_floor = floor_scaling(output, large_output, _more(repeat))
-    del large_output
-    # The two sides differ by a few percent at most: many pairs, so the median holds.
-    report.explain = explain_cost_off(mixed, platform, 3 * repeat, output)
+    report.task_scaling_floor = floor_scaling(*outputs, _more(repeat))
+    del outputs
     if not options.skip_cli:
         report.cli = [_cli(scratch, platform, size, seed, types) for size in (n, 10 * n)]
     return report
