@@ -43,7 +43,7 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=20260101)
     parser.add_argument("--repeat", type=int, default=None,
                         help="repetitions per timing; default 3 (5 for the mixed floor "
-                        "ratio, task scaling and template scaling, 9 for explain), 1 with "
+                        "ratio, task scaling and template scaling, 15 for explain), 1 with "
                         "--small")
     parser.add_argument("--types", nargs="*", default=None,
                         help="task types to include (default: every installed type)")
@@ -92,7 +92,7 @@ def measure(options: argparse.Namespace, types: list[str], scratch: Path) -> Rep
     report.add_throughput("mixed", mixed_figures)
     report.extra["output_digest"] = digest(output)
     # The two sides differ by a few percent at most: many pairs, so the median holds.
-    report.explain = explain_cost_off(mixed, platform, 3 * repeat, output)
+    report.explain = explain_cost_off(mixed, platform, 5 * repeat, output)
     # Nothing but the task sets is held while the scaling figures are timed: every full
     # pass of the collector would walk whatever else the harness kept.
     del output
