@@ -55,8 +55,17 @@ class Paired:
 
 
 def paired(a: Timed, b: Timed, repeat: int) -> Paired:
-    """Run ``a`` then ``b``, ``repeat`` times (A B A B ..., never in blocks)."""
-    pairs = [(a(), b()) for _ in range(repeat)]
+    """Run ``a`` and ``b`` back to back, ``repeat`` times, never in blocks and in
+    alternating order (A B, B A, A B ...): whatever going first or second does to a
+    timing falls on both sides alike."""
+    pairs = []
+    for index in range(repeat):
+        if index % 2:
+            second = b()
+            pairs.append((a(), second))
+        else:
+            first = a()
+            pairs.append((first, b()))
     return Paired(tuple(x for x, _ in pairs), tuple(y for _, y in pairs))
 
 

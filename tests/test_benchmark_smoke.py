@@ -45,3 +45,20 @@ def test_bracketed_pairs_each_long_run_with_the_mean_of_its_neighbours() -> None
     timings = bracketed(lambda: next(shorts), lambda: next(longs), 2)
     assert timings.a == (2.0, 4.0) and timings.b == (10.0, 40.0)
     assert timings.ratio == 7.5  # the median of 10/2 and 40/4
+
+
+def test_paired_alternates_which_side_goes_first() -> None:
+    sys.path.insert(0, str(REPO))
+    try:
+        from benchmarks.timing import paired
+    finally:
+        sys.path.remove(str(REPO))
+    calls: list[str] = []
+
+    def side(name: str, seconds: float) -> float:
+        calls.append(name)
+        return seconds
+
+    timings = paired(lambda: side("a", 1.0), lambda: side("b", 3.0), 3)
+    assert calls == ["a", "b", "b", "a", "a", "b"]
+    assert timings.a == (1.0, 1.0, 1.0) and timings.b == (3.0, 3.0, 3.0)
