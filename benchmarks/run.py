@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import marshal
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from podtemplate import Task
 
 from .e2e import run_cli, write_task_module
 from .figures import (
@@ -93,21 +96,29 @@ def measure(options: argparse.Namespace, types: list[str], scratch: Path) -> Rep
     report.extra["output_digest"] = digest(output)
     # The two sides differ by a few percent at most: many pairs, so the median holds.
     report.explain = explain_cost_off(mixed, platform, 5 * repeat, output)
-    # Nothing but the task sets is held while the scaling figures are timed: every full
-    # pass of the collector would walk whatever else the harness kept.
-    del output
-    large = generate_tasks(10 * n, types, seed=seed, module=IN_MEMORY_MODULE)
-    report.task_scaling = task_scaling(mixed, large, platform, _more(repeat))
-    report.task_scaling_streamed = task_scaling(mixed, large, platform, repeat, streamed=True)
-    outputs: tuple[list[Any], list[Any]] = ([], [])
-    for tasks, kept in zip((mixed, large), outputs, strict=True):
-        render_in_memory(tasks, platform, kept)
-    del large
-    report.task_scaling_floor = floor_scaling(*outputs, _more(repeat))
-    del outputs
+    del output, mixed
+    # Each render of the scaling figures holds only its own task set (see task_scaling).
+
+    def small() -> list[Task]:
+        return generate_tasks(n, types, seed=seed, module=IN_MEMORY_MODULE)
+
+    def large() -> list[Task]:
+        return generate_tasks(10 * n, types, seed=seed, module=IN_MEMORY_MODULE)
+
+    report.task_scaling = task_scaling(small, large, platform, _more(repeat))
+    report.task_scaling_streamed = task_scaling(small, large, platform, repeat, streamed=True)
+    report.task_scaling_floor = floor_scaling(_output_image(small(), platform),
+                                              _output_image(large(), platform), _more(repeat))
     if not options.skip_cli:
         report.cli = [_cli(scratch, platform, size, seed, types) for size in (n, 10 * n)]
     return report
+
+
+def _output_image(tasks: list[Task], platform: Path) -> bytes:
+    """The rendered output of ``tasks`` as bytes, to be loaded again when needed."""
+    output: list[Any] = []
+    render_in_memory(tasks, platform, output)
+    return marshal.dumps(output)
 
 
 def _more(repeat: int) -> int:
