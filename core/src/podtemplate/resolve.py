@@ -211,11 +211,12 @@ def _has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:
     return False
 
 
-def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderContext
-                            ) -> Layer | None:
+def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderContext,
+                            provenance: dict[str, str] | None) -> Layer | None:
     """Fill the primary container's unset requests/limits from ``defaultResources``,
     never producing a request above its limit (a default limit rises to the request, a
-    default request falls to the limit)."""
+    default request falls to the limit). Done in place, unless provenance is recorded:
+    then returned as a layer to fold."""
     defaults = context.platform.default_resources
     container = next(c for c in acc["spec"]["containers"] if c["name"] == primary)
     resources = container.get("resources") or {}
@@ -232,6 +233,13 @@ def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderCo
             high = request is not None and parse_quantity(request) > parse_quantity(value)
             fill.setdefault("limits", {})[name] = request if request is not None and high else value
     if not fill:
+        return None
+    if provenance is None:
+        # What folding the layer below would do - every name is one the container lacks -
+        # without walking the pod down to the container again.
+        target = container.setdefault("resources", {})
+        for kind, values in fill.items():
+            target.setdefault(kind, {}).update(values)
         return None
     # Valid by construction: quantities of the task or of platform.yaml, both checked.
     return Layer("platform defaultResources",
@@ -274,7 +282,7 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     for layer in layers[done:]:
         fold(acc, layer)
         proven = proven and layer_proven(layer, context)
-    fill = _fill_default_resources(acc, primary, context)
+    fill = _fill_default_resources(acc, primary, context, provenance)
     for last in (fill, operator):
         if last is not None:
             fold(acc, last)
@@ -301,7 +309,8 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
               context: RenderContext, *, proven: bool = False) -> dict[str, Any]:
     spec = acc["spec"]
     containers = spec["containers"]
-    containers.sort(key=lambda c: c["name"] != primary)  # stable: primary first, rest kept
+    if containers[0]["name"] != primary:  # it is already first, unless a merge moved it
+        containers.sort(key=lambda c: c["name"] != primary)  # stable: the rest keep order
     if not containers[0].get("image") and context.platform.default_image:
         containers[0]["image"] = context.platform.default_image  # fills, never overrides
     if not containers[0].get("image"):
@@ -312,7 +321,10 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
     containers[0] = _readable(containers[0])
     metadata = acc["metadata"]
     labels = metadata.setdefault("labels", {})
-    labels.update(zip(SYSTEM_LABELS, (task.name, task.task_type, role_spec.name), strict=True))
+    task_label, type_label, role_label = SYSTEM_LABELS
+    labels[task_label] = task.name
+    labels[type_label] = task.task_type
+    labels[role_label] = role_spec.name
     metadata.setdefault("annotations", {})[DEFAULT_CONTAINER_ANNOTATION] = primary
     if not (proven and _composed_valid(acc, primary)):
         validate_pod_template_spec(acc)
