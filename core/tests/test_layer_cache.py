@@ -150,6 +150,25 @@ template:
         "main", "trainer", "proxy"]
 
 
+@pytest.mark.parametrize("spec", [
+    {"containers": [{"name": "main", "$patch": "delete"}]},
+    {"$patch": "delete"},
+])
+def test_prefix_that_deletes_the_primary_container(spec: dict[str, Any], platform) -> None:  # type: ignore[no-untyped-def]
+    template = PodTemplate(spec, primary_container_name="main")
+
+    def job() -> None: ...
+
+    pods = {}
+    for plain in (False, True):
+        context = make_context(platform=platform)
+        pods[plain] = [resolve_pod(task(name="t", image="img:1", pod_template=template)(job),
+                                   role, context, provenance={} if plain else None)
+                       for role in ROLES[:2]]
+    assert pods[False] == pods[True]
+    assert [c["image"] for c in pods[False][0]["spec"]["containers"]][:1] == ["img:1"]
+
+
 def test_cached_pods_share_nothing(platform) -> None:  # type: ignore[no-untyped-def]
     context = make_context(platform=platform)
     job = _tasks()[1]

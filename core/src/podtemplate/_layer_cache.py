@@ -86,7 +86,8 @@ def shared_prefix(layers: Sequence[Layer], primary: str, names: Sequence[str],
         # The sources are kept with the entry: the ids in its key stay theirs.
         table[keys[length - 1]] = (_image(pod), proven, layer.source)
     if stand_in != primary:
-        for container in pod["spec"]["containers"]:
+        # A layer may have deleted the primary container (and with it the whole list).
+        for container in (pod.get("spec") or {}).get("containers") or ():
             if container.get("name") == stand_in:
                 container["name"] = primary
                 break
