@@ -76,10 +76,10 @@ class RenderContext:
         """``make()`` the first time ``key`` is seen in ``table`` this render, the same
         value afterwards. ``keep`` stays alive with the entry: pass the object whose
         ``id()`` is in the key, so that the id cannot be reused by another object."""
-        memo = self.memo(table, limit)
-        entry = memo.get(key)
-        if entry is None:
-            entry = memo[key] = (make(), keep)
+        found = self.cache.get(table)
+        entry = None if found is None else found.get(key)
+        if entry is None:  # the table is trimmed only when it grows
+            entry = self.memo(table, limit)[key] = (make(), keep)
         value: T = entry[0]
         return value
 
