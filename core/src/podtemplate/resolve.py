@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ._layer_cache import Fold, empty_pod, expanded_spec, layer_proven, shared_prefix
@@ -184,6 +184,13 @@ def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[st
           init_names: Sequence[str], provenance: dict[str, str] | None,
           context: RenderContext) -> None:
     fragment = layer.fragment
+    if provenance is None and layer.proven:
+        container = _primary_only(fragment, primary, acc)
+        if container is not None:
+            # The one merge, entered at the primary container instead of the pod's root.
+            merge_into(container, fragment["spec"]["containers"][0],
+                       root="spec.containers[]")
+            return
     spec = fragment.get("spec")
     if spec is not None and _has_magic_names(spec, primary, layer.primary_alias):
         def expand() -> dict[str, Any]:
@@ -194,6 +201,28 @@ def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[st
         fragment = {**fragment, "spec": expanded_spec(layer, primary, names, init_names,
                                                       expand, context)}
     merge_into(acc, fragment, root="", layer=layer.label, provenance=provenance)
+
+
+def _primary_only(fragment: Mapping[str, Any], primary: str, acc: dict[str, Any]
+                  ) -> dict[str, Any] | None:
+    """``acc``'s primary container, when ``fragment`` sets nothing but that container
+    (settings and default resources do): merging there is what merging at the root
+    would come to, without walking down to it."""
+    if len(fragment) != 1:
+        return None
+    spec = fragment.get("spec")
+    if type(spec) is not dict or len(spec) != 1:
+        return None
+    containers = spec.get("containers")
+    if type(containers) is not list or len(containers) != 1:
+        return None
+    item = containers[0]
+    if type(item) is not dict or item.get("name") != primary or "$patch" in item:
+        return None
+    for container in (acc.get("spec") or {}).get("containers") or ():
+        if container.get("name") == primary:
+            return container  # type: ignore[no-any-return]
+    return None
 
 
 def _has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:
