@@ -96,15 +96,13 @@ def settings_parts(env: Mapping[str, Any] | None, requests: Resources | None,
     return normalize_env(env) if env else [], resources_fragment(requests, limits, gpu_name)
 
 
-def settings_layer(label: str, *, primary: str, gpu_name: str, image: str | None = None,
-                   command: tuple[str, ...] | None = None, args: tuple[str, ...] | None = None,
-                   env: Mapping[str, Any] | None = None, requests: Resources | None = None,
-                   limits: Resources | None = None,
-                   parts: tuple[list[dict[str, str]], dict[str, Any]] | None = None
+def settings_layer(label: str, parts: tuple[list[dict[str, str]], dict[str, Any]], *,
+                   primary: str, image: str | None = None,
+                   command: tuple[str, ...] | None = None, args: tuple[str, ...] | None = None
                    ) -> Layer | None:
     """Task or role settings applied to the primary container; None when nothing is set.
-    ``parts`` is ``settings_parts(env, requests, limits, gpu_name)`` when already made
-    (for another role of the same task): the fragment only reads it."""
+    ``parts`` is :func:`settings_parts` of the task or role (made once for all of its
+    roles: the fragment only reads it)."""
     container: dict[str, Any] = {"name": primary}
     if image:
         container["image"] = image
@@ -112,7 +110,7 @@ def settings_layer(label: str, *, primary: str, gpu_name: str, image: str | None
         container["command"] = list(command)
     if args is not None:
         container["args"] = list(args)
-    env_items, resources = parts or settings_parts(env, requests, limits, gpu_name)
+    env_items, resources = parts
     if env_items:
         container["env"] = env_items
     if resources:

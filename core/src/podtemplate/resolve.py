@@ -108,9 +108,9 @@ def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
         if own is not None:
             layers.append(_template_layer(context, label, own, None, narrow))
         if label == "task template" and not scheduling:
-            settings = settings_layer("task settings", primary=primary, gpu_name=gpu,
-                                      image=task.image, command=task.command, args=task.args,
-                                      parts=_settings_parts(task, gpu, context))
+            settings = settings_layer("task settings", _settings_parts(task, gpu, context),
+                                      primary=primary, image=task.image, command=task.command,
+                                      args=task.args)
             if settings is not None:
                 layers.append(settings)
     role = role_spec.role
@@ -121,9 +121,9 @@ def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
         if role.pod_template is not None:
             layers.append(_template_layer(context, f"role template ({role_spec.name})",
                                           role.pod_template, None, None))
-        settings = settings_layer(f"role settings ({role_spec.name})", primary=primary,
-                                  gpu_name=gpu, image=role.image,
-                                  parts=_settings_parts(role, gpu, context))
+        settings = settings_layer(f"role settings ({role_spec.name})",
+                                  _settings_parts(role, gpu, context), primary=primary,
+                                  image=role.image)
         if settings is not None:
             layers.append(settings)
     return layers
@@ -240,12 +240,11 @@ def _has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:
     return False
 
 
-def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderContext,
-                            provenance: dict[str, str] | None) -> Layer | None:
+def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderContext
+                            ) -> Layer | None:
     """Fill the primary container's unset requests/limits from ``defaultResources``,
     never producing a request above its limit (a default limit rises to the request, a
-    default request falls to the limit). Done in place, unless provenance is recorded:
-    then returned as a layer to fold."""
+    default request falls to the limit)."""
     defaults = context.platform.default_resources
     container = next(c for c in acc["spec"]["containers"] if c["name"] == primary)
     resources = container.get("resources") or {}
@@ -262,13 +261,6 @@ def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderCo
             high = request is not None and parse_quantity(request) > parse_quantity(value)
             fill.setdefault("limits", {})[name] = request if request is not None and high else value
     if not fill:
-        return None
-    if provenance is None:
-        # What folding the layer below would do - every name is one the container lacks -
-        # without walking the pod down to the container again.
-        target = container.setdefault("resources", {})
-        for kind, values in fill.items():
-            target.setdefault(kind, {}).update(values)
         return None
     # Valid by construction: quantities of the task or of platform.yaml, both checked.
     return Layer("platform defaultResources",
@@ -311,7 +303,7 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     for layer in layers[done:]:
         fold(acc, layer)
         proven = proven and layer_proven(layer, context)
-    fill = _fill_default_resources(acc, primary, context, provenance)
+    fill = _fill_default_resources(acc, primary, context)
     for last in (fill, operator):
         if last is not None:
             fold(acc, last)
@@ -325,8 +317,9 @@ def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
         return
     for layer in layers:
         alias = layer.primary_alias
-        if alias not in (None, "primary", role_spec.container_name) and (
-            alias in layer.container_names()[0]
+        containers = (layer.fragment.get("spec") or {}).get("containers") or ()
+        if alias not in (None, "primary", role_spec.container_name) and any(
+            c.get("name") == alias for c in containers
         ):
             context.warn(f"{layer.label}: primary container {alias!r} is renamed to "
                          f"{role_spec.container_name!r}, the name the operator requires",
