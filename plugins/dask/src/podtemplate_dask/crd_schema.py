@@ -59,8 +59,6 @@ def strip_unknown_fields(pod: dict[str, Any], role: str) -> list[str]:
     """Remove, in place, every field of ``pod`` (a role's PodTemplateSpec) that the CRD's
     schema for ``role`` does not know; return their paths, list items named by their
     ``name`` (``spec.containers[worker].resizePolicy``) or else by index."""
-    if _all_known(pod, _tree(role)):
-        return []  # the usual case, decided without building a path
     known, open_ = KNOWN_FIELDS[role], OPEN_FIELDS[role]
     stripped: list[str] = []
     _walk(pod, "", "", known, open_, stripped)

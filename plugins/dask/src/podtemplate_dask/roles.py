@@ -148,7 +148,7 @@ def _role_spec(role: str, config: Role | None, operator_layer: dict[str, Any]) -
                     unsupported=UNSUPPORTED[role])
 
 
-# The same objects for every task (read only, like every layer): core proves them once.
+# Built once: the same for every task, and read only, like every layer.
 _SCHEDULER_LAYER = _operator_layer({
     "name": CONTAINER_NAMES["scheduler"],
     "command": ["dask", "scheduler"],

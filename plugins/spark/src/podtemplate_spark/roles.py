@@ -89,7 +89,7 @@ def owned_decls(role: str) -> tuple[FieldDecl, ...]:
     return own + labels + native_decls(role)
 
 
-@functools.cache  # one per role: core proves and expands it once per render
+@functools.cache  # one per role, the same for every task (read only, like every layer)
 def _operator_layer(role: str) -> dict[str, Any]:
     spec: dict[str, Any] = {
         "restartPolicy": "Never",
