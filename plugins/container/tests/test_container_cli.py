@@ -2,47 +2,18 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
-from typing import Any
 
-import yaml
-from click.testing import CliRunner
-from podtemplate.cli import main
-from podtemplate.testing import assert_valid_pod
+from podtemplate.testing import (
+    assert_valid_pod,
+    render_cli,
+    render_without_distribution,
+    rendered_documents,
+)
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
-
-# Runs the CLI as if a distribution were uninstalled: its metadata (so its entry point)
-# is hidden and its package cannot be imported, exactly what `pip uninstall` leaves.
-WITHOUT_DISTRIBUTION = """
-import importlib.metadata as metadata
-import sys
-
-hidden_distribution, hidden_package, *argv = sys.argv[1:]
-every_distribution = metadata.distributions
-
-def visible_distributions(**kwargs):
-    return [d for d in every_distribution(**kwargs)
-            if (d.metadata["Name"] or "").lower().replace("_", "-") != hidden_distribution]
-
-metadata.distributions = visible_distributions
-sys.modules[hidden_package] = None
-from podtemplate.cli import main
-main(argv, prog_name="podtemplate")
-"""
-
-
-def render_cli(*args: str) -> Any:
-    return CliRunner().invoke(main, ["render", *args], catch_exceptions=False)
-
-
-def documents(text: str) -> list[dict[str, Any]]:
-    return [d for d in yaml.safe_load_all(text) if d]
-
 
 def write_module(folder: Path, name: str, body: str) -> Path:
     path = folder / f"{name}_{folder.name}.py"  # unique module name per test
@@ -59,7 +30,7 @@ def test_render_discovers_container_tasks_without_a_flag(tmp_path: Path) -> None
         """)
     result = render_cli(str(module), "--namespace", "jobs")
     assert result.exit_code == 0, result.output
-    [pod] = documents(result.stdout)
+    [pod] = rendered_documents(result.stdout)
     assert_valid_pod(pod)
     assert pod["metadata"]["namespace"] == "jobs"
     assert pod["spec"]["containers"][0]["command"] == ["curl"]
@@ -69,7 +40,7 @@ def test_examples_render_with_the_named_template() -> None:
     result = render_cli(str(EXAMPLES / "container_tasks.py"), "--platform",
                         str(EXAMPLES / "platform.yaml"))
     assert result.exit_code == 0, result.output
-    pods = {m["metadata"]["name"]: m for m in documents(result.stdout)}
+    pods = {m["metadata"]["name"]: m for m in rendered_documents(result.stdout)}
     assert set(pods) == {"db-migrate", "nightly-report"}
     for pod in pods.values():
         assert_valid_pod(pod)
@@ -95,10 +66,8 @@ def test_bad_definition_is_one_line_exit_2_and_nothing_written(tmp_path: Path) -
 
 
 def test_without_the_plugin_the_error_names_the_distribution() -> None:
-    result = subprocess.run(
-        [sys.executable, "-c", WITHOUT_DISTRIBUTION, "podtemplate-container",
-         "podtemplate_container", "render", str(EXAMPLES / "container_tasks.py")],
-        capture_output=True, text=True, cwd=REPO, timeout=120)
+    result = render_without_distribution("podtemplate-container", "podtemplate_container",
+                                         str(EXAMPLES / "container_tasks.py"), cwd=REPO)
     assert result.returncode == 2, result.stderr
     assert result.stdout == ""
     [line] = result.stderr.splitlines()

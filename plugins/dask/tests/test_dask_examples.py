@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from click.testing import CliRunner
 from podtemplate.cli import main
 from podtemplate.manifest import get_path
+from podtemplate.testing import rendered_documents
 from podtemplate_dask import ROLE_PATHS
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
@@ -25,7 +25,7 @@ def jobs() -> dict[str, dict[str, Any]]:
         "--platform", str(EXAMPLES / "platform.yaml")], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert result.stderr == ""  # nothing the CRD would prune
-    documents = [d for d in yaml.safe_load_all(result.stdout) if d]
+    documents = rendered_documents(result.stdout)
     return {d["metadata"]["name"]: d for d in documents}
 
 

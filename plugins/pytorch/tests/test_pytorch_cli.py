@@ -5,25 +5,19 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
-from click.testing import CliRunner
-from podtemplate.cli import main
+from podtemplate.testing import render_cli, rendered_documents
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
-
-
-def render_cli(*args: str) -> Any:
-    return CliRunner().invoke(main, ["render", *args], catch_exceptions=False)
 
 
 def test_examples_render_one_valid_job_per_task(check_job) -> None:  # type: ignore[no-untyped-def]
     result = render_cli(str(EXAMPLES / "pytorch_tasks.py"), "--platform",
                         str(EXAMPLES / "platform.yaml"))
     assert result.exit_code == 0, result.output
-    jobs = [d for d in yaml.safe_load_all(result.stdout) if d]
+    jobs = rendered_documents(result.stdout)
     assert [(j["kind"], j["metadata"]["name"]) for j in jobs] == [
         ("PyTorchJob", "train-resnet"), ("PyTorchJob", "finetune-elastic")]
     for job in jobs:

@@ -10,23 +10,18 @@ from typing import Any
 
 import pytest
 import yaml
-from click.testing import CliRunner
-from podtemplate.cli import main
+from podtemplate.testing import render_cli, rendered_documents
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 Validate = Callable[[dict[str, Any]], None]
 PodsOf = Callable[[dict[str, Any]], dict[str, dict[str, Any]]]
 
 
-def render_cli(*args: str) -> Any:
-    return CliRunner().invoke(main, ["render", *args], catch_exceptions=False)
-
-
 def test_example_renders(validate_rayjob: Validate, pods_of: PodsOf) -> None:
     result = render_cli(str(EXAMPLES / "ray_tasks.py"), "--platform",
                         str(EXAMPLES / "platform.yaml"))
     assert result.exit_code == 0, result.output
-    (job,) = [d for d in yaml.safe_load_all(result.stdout) if d]
+    (job,) = rendered_documents(result.stdout)
     validate_rayjob(job)
     pods = pods_of(job)
     assert sorted(pods) == ["head", "submitter", "worker:cpu", "worker:gpu"]

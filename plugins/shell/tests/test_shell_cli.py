@@ -4,48 +4,22 @@ from __future__ import annotations
 
 import errno
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
-from click.testing import CliRunner
 from kubernetes.client import V1ConfigMap
-from podtemplate.cli import main
-from podtemplate.testing import assert_valid_pod, env_of
+from podtemplate.testing import (
+    assert_valid_pod,
+    env_of,
+    render_cli,
+    render_without_distribution,
+    rendered_documents,
+)
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
-
-# Runs the CLI as if a distribution were uninstalled: its metadata (so its entry point)
-# is hidden and its package cannot be imported, exactly what `pip uninstall` leaves.
-WITHOUT_DISTRIBUTION = """
-import importlib.metadata as metadata
-import sys
-
-hidden_distribution, hidden_package, *argv = sys.argv[1:]
-every_distribution = metadata.distributions
-
-def visible_distributions(**kwargs):
-    return [d for d in every_distribution(**kwargs)
-            if (d.metadata["Name"] or "").lower().replace("_", "-") != hidden_distribution]
-
-metadata.distributions = visible_distributions
-sys.modules[hidden_package] = None
-from podtemplate.cli import main
-main(argv, prog_name="podtemplate")
-"""
-
-
-def render_cli(*args: str) -> Any:
-    return CliRunner().invoke(main, ["render", *args], catch_exceptions=False)
-
-
-def documents(text: str) -> list[dict[str, Any]]:
-    return [d for d in yaml.safe_load_all(text) if d]
-
 
 def write_module(folder: Path, body: str) -> Path:
     path = folder / f"shell_jobs_{folder.name}.py"  # unique module name per test
@@ -69,7 +43,7 @@ def test_render_discovers_shell_tasks_and_takes_inputs(tmp_path: Path) -> None:
         """)
     result = render_cli(str(module), "--input", "DAY=2026-03-01")
     assert result.exit_code == 0, result.output
-    manifests = documents(result.stdout)
+    manifests = rendered_documents(result.stdout)
     validate(manifests)
     assert [(m["kind"], m["metadata"]["name"]) for m in manifests] == [
         ("Pod", "backup"), ("ConfigMap", "backup-script")]
@@ -85,14 +59,14 @@ def test_output_folder_holds_pod_and_configmap_in_one_file(tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     [written] = (tmp_path / "out").iterdir()
     assert written.name == "hello.yaml"
-    assert [m["kind"] for m in documents(written.read_text())] == ["Pod", "ConfigMap"]
+    assert [m["kind"] for m in rendered_documents(written.read_text())] == ["Pod", "ConfigMap"]
 
 
 def test_examples_render_with_the_sidecar_and_inputs() -> None:
     result = render_cli(str(EXAMPLES / "shell_tasks.py"), "--platform",
                         str(EXAMPLES / "platform.yaml"), "--input", "DAY=2026-03-01")
     assert result.exit_code == 0, result.output
-    manifests = documents(result.stdout)
+    manifests = rendered_documents(result.stdout)
     validate(manifests)
     pods = {m["metadata"]["name"]: m for m in manifests if m["kind"] == "Pod"}
     export = pods["export-table"]["spec"]
@@ -138,10 +112,8 @@ def test_a_missing_input_value_is_one_line_exit_2(tmp_path: Path) -> None:
 
 
 def test_without_the_plugin_the_error_names_the_distribution() -> None:
-    result = subprocess.run(
-        [sys.executable, "-c", WITHOUT_DISTRIBUTION, "podtemplate-shell", "podtemplate_shell",
-         "render", str(EXAMPLES / "shell_tasks.py")],
-        capture_output=True, text=True, cwd=REPO, timeout=120)
+    result = render_without_distribution("podtemplate-shell", "podtemplate_shell",
+                                         str(EXAMPLES / "shell_tasks.py"), cwd=REPO)
     assert result.returncode == 2, result.stderr
     assert result.stdout == ""
     [line] = result.stderr.splitlines()

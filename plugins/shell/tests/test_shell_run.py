@@ -9,11 +9,10 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-import yaml
 from click.testing import CliRunner
 from kubernetes.client import V1ConfigMap
 from podtemplate.cli import main
-from podtemplate.testing import assert_valid_pod
+from podtemplate.testing import assert_valid_pod, rendered_documents
 from podtemplate_shell import SCRIPT_DIR
 
 TASKS = '''
@@ -33,7 +32,7 @@ def render_yaml(tmp_path: Path, script: str, *cli_args: str) -> list[dict[str, A
     result = CliRunner().invoke(main, ["render", str(module), *cli_args],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    return [d for d in yaml.safe_load_all(result.stdout) if d]
+    return rendered_documents(result.stdout)
 
 
 def run_primary(pod: dict[str, Any], configmap: dict[str, Any], root: Path

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
 from click.testing import CliRunner
 from podtemplate.cli import main
+from podtemplate.testing import rendered_documents
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -19,7 +19,7 @@ def test_spark_examples_render(assert_valid_application: Callable[[dict[str, Any
         "render", str(REPO / "examples" / "spark_tasks.py"),
         "--platform", str(REPO / "examples" / "platform.yaml")], catch_exceptions=False)
     assert result.exit_code == 0, result.output
-    manifests = [d for d in yaml.safe_load_all(result.stdout) if d]
+    manifests = rendered_documents(result.stdout)
     assert {m["metadata"]["name"] for m in manifests} == {"daily-rollup", "spark-pi"}
     for manifest in manifests:
         assert_valid_application(manifest)
@@ -46,5 +46,5 @@ def test_cli_prints_spark_warnings_to_stderr(tmp_path: Path) -> None:
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert "spark.executor.cores" in result.stderr and "wins" in result.stderr
-    [manifest] = [d for d in yaml.safe_load_all(result.stdout) if d]
+    [manifest] = rendered_documents(result.stdout)
     assert "cores" not in manifest["spec"]["executor"]

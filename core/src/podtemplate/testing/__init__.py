@@ -17,6 +17,7 @@ from .assertions import (
     container,
     env_of,
 )
+from .cli import render_cli, render_without_distribution, rendered_documents
 from .crd import Crd, CrdProblem, crd_for, validate_custom_resource
 from .kit import Kit, SampleTaskFactory
 from .probe import Probe, ProbeField, build_probe, default_probe
@@ -49,6 +50,9 @@ __all__ = [
     "default_probe",
     "env_of",
     "load_schema_source",
+    "render_cli",
+    "render_without_distribution",
+    "rendered_documents",
     "schemas_dir",
     "validate_custom_resource",
 ]

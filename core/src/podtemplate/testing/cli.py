@@ -1,0 +1,54 @@
+"""Running ``podtemplate render`` from a plugin's tests: in process, or in a child process
+that sees the installation as if one distribution had been uninstalled."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+from click.testing import CliRunner, Result
+
+__all__ = ["render_cli", "render_without_distribution", "rendered_documents"]
+
+# Hides one distribution exactly as `pip uninstall` leaves things: its metadata (so its
+# entry point) is gone and its package cannot be imported; then runs the CLI.
+_WITHOUT_DISTRIBUTION = """
+import importlib.metadata as metadata
+import sys
+
+hidden_distribution, hidden_package, *argv = sys.argv[1:]
+every_distribution = metadata.distributions
+
+def visible_distributions(**kwargs):
+    return [d for d in every_distribution(**kwargs)
+            if (d.metadata["Name"] or "").lower().replace("_", "-") != hidden_distribution]
+
+metadata.distributions = visible_distributions
+sys.modules[hidden_package] = None
+from podtemplate.cli import main
+main(argv, prog_name="podtemplate")
+"""
+
+
+def render_cli(*args: str) -> Result:
+    """``podtemplate render ARGS...`` in this process."""
+    from ..cli import main  # here: the CLI's own commands import this package
+
+    return CliRunner().invoke(main, ["render", *args], catch_exceptions=False)
+
+
+def rendered_documents(text: str) -> list[dict[str, Any]]:
+    """The YAML documents of rendered output, without empty ones."""
+    return [document for document in yaml.safe_load_all(text) if document]
+
+
+def render_without_distribution(distribution: str, package: str, *args: str,
+                                cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``podtemplate render ARGS...`` in a child process where ``distribution`` (and its
+    import package ``package``) is not installed."""
+    return subprocess.run(
+        [sys.executable, "-c", _WITHOUT_DISTRIBUTION, distribution, package, "render", *args],
+        capture_output=True, text=True, cwd=cwd, timeout=120, check=False)
