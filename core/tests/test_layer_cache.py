@@ -21,6 +21,7 @@ from podtemplate import (
     task,
 )
 from podtemplate._podcheck import proves_pod_template_spec
+from podtemplate.merge import clean
 from podtemplate.testing import assert_valid_pod_template
 
 CLUSTER = """
@@ -209,6 +210,11 @@ PROVEN = [
     {"metadata": {"labels": {"a": "b"}}, "spec": {"containers": [{"name": "a", "env": [
         {"name": "E", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]}]}},
     {"spec": {"containers": [{"name": "a", "resources": {"requests": {"cpu": "1"}}}]}},
+    # replace and merge directives are dropped by the merge, the other fields kept
+    {"spec": {"volumes": [{"$patch": "replace", "name": "v", "configMap": {"name": "c"}}],
+              "containers": [{"name": "a", "volumeMounts": [
+                  {"$patch": "replace", "name": "v", "mountPath": "/v"}]}]}},
+    {"spec": {"containers": [], "securityContext": {"$patch": "merge", "runAsUser": 1}}},
 ]
 
 UNPROVEN = [
@@ -217,6 +223,8 @@ UNPROVEN = [
     {"spec": {"containers": [{"name": "a", "ports": [{"containerPort": True}]}]}},  # bool
     {"spec": {"containers": [{"image": "a"}]}},  # required name missing
     {"spec": {"containers": [{"name": "a", "$patch": "delete"}]}},  # directive
+    {"spec": {"containers": [{"name": "a", "$patch": "sideways"}]}},  # unknown directive
+    {"spec": {"securityContext": {"$patch": "delete"}}},  # deletes what it names
     {"metadata": {"creationTimestamp": "2026-01-01T00:00:00Z"}, "spec": {}},  # not modelled
     {"spec": {"affinity": {"nodeAffinity": {
         "requiredDuringSchedulingIgnoredDuringExecution": {}}}}},  # required terms deleted
@@ -227,7 +235,7 @@ UNPROVEN = [
 @pytest.mark.parametrize("fragment", PROVEN)
 def test_proven_fragments_are_valid(fragment: dict[str, Any]) -> None:
     assert proves_pod_template_spec(fragment)
-    V1PodTemplateSpec.model_validate(fragment)
+    V1PodTemplateSpec.model_validate(clean(fragment))  # as the merge takes it
 
 
 @pytest.mark.parametrize("fragment", UNPROVEN)

@@ -39,6 +39,7 @@ _STAND_IN = "<primary>"
 _PREFIXES = "layer-cache:prefixes"
 _PROVEN = "layer-cache:proven"
 _EXPANDED = "layer-cache:expanded"
+_PLANS = "layer-cache:plans"
 
 
 def empty_pod(primary: str) -> dict[str, Any]:
@@ -65,10 +66,7 @@ def shared_prefix(layers: Sequence[Layer], primary: str, names: Sequence[str],
     if count == 0:
         return empty_pod(primary), 0, True
     shared = layers[:count]
-    stand_in = _STAND_IN if _primary_unnamed(shared, primary) else primary
-    if stand_in != primary:
-        names = [stand_in if name == primary else name for name in names]
-    keys = _prefix_keys(shared, stand_in, names, init_names)
+    stand_in, names, keys = _plan(shared, primary, names, init_names, context)
     table = context.memo(_PREFIXES)
     done, pod, proven = 0, None, True
     for length in range(count, 0, -1):
@@ -92,6 +90,24 @@ def shared_prefix(layers: Sequence[Layer], primary: str, names: Sequence[str],
                 container["name"] = primary
                 break
     return pod, count, proven
+
+
+def _plan(shared: Sequence[Layer], primary: str, names: Sequence[str],
+          init_names: Sequence[str], context: RenderContext
+          ) -> tuple[str, Sequence[str], list[tuple[Any, ...]]]:
+    """``(the primary's name in the fold, the container names in the fold, a key for
+    each prefix)``, once per render for each combination of shared layers and names
+    (template layers are made once per render, so the same objects come back)."""
+    def make() -> tuple[str, Sequence[str], list[tuple[Any, ...]]]:
+        stand_in = _STAND_IN if _primary_unnamed(shared, primary) else primary
+        fold_names = names
+        if stand_in != primary:
+            fold_names = [stand_in if name == primary else name for name in names]
+        return stand_in, fold_names, _prefix_keys(shared, stand_in, fold_names, init_names)
+
+    key = (primary, tuple(names), tuple(init_names), *map(id, shared))
+    # The layers are kept with the entry: the ids in its key stay theirs.
+    return context.remember(_PLANS, key, make, keep=tuple(shared))
 
 
 def _primary_unnamed(shared: Sequence[Layer], primary: str) -> bool:

@@ -6,7 +6,8 @@ values that some fragment held at that same path: each object of the result has 
 keys of objects of the fragments, each list item is an item of a fragment (merged with
 items of the same key), each scalar is a fragment's scalar. So when every fragment is
 valid with *canonical* field names (the camelCase alias, as in YAML manifests), exact
-value types and its required fields present, the merged pod is valid too. Deletions
+value types and its required fields present, the merged pod is valid too (an object's
+``$patch: replace`` or ``merge`` is dropped, its other fields kept). Deletions
 cannot break that: a fragment that deletes a required field keeps the object around it,
 without the field, and so is not proven.
 
@@ -36,6 +37,9 @@ __all__ = ["proves_pod_template_spec"]
 Node = tuple[Any, ...]
 _ANY: Node = ("any",)
 _SCALARS = {str: str, int: int, bool: bool, float: float}
+# Directives after which an object contributes its other fields as they are (a plugin
+# replaces a volume or a mount of the same name wholly, for example).
+_KEEPING = ("replace", "merge")
 
 
 def _leaf(annotation: Any) -> frozenset[type] | None:
@@ -107,7 +111,9 @@ def _walk(value: Any, node: Node) -> bool:
         fields = node[1]
         for key, sub in value.items():
             if key not in fields:
-                return False  # unknown, or not canonical (snake_case), or a directive
+                if key == "$patch" and sub in _KEEPING:
+                    continue  # the merge drops it and keeps the object's other fields
+                return False  # unknown, or not canonical (snake_case), or another directive
             if sub is None:
                 continue  # a deletion: absent from what the fragment contributes
             child = fields[key]

@@ -21,7 +21,7 @@ whole document.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 import yaml
 
@@ -89,7 +89,9 @@ class _Scalars:
         return known
 
     def _resolves_to_str(self, text: str) -> bool:
-        return bool(self._resolver.resolve(yaml.ScalarNode, text, (True, False)) == _STR_TAG)
+        # cast: some releases of the PyYAML stubs leave ``resolve`` untyped.
+        resolver = cast(Any, self._resolver)
+        return bool(resolver.resolve(yaml.ScalarNode, text, (True, False)) == _STR_TAG)
 
     def in_place(self, text: str, path: list[Any]) -> str:
         """``text`` as PyYAML writes it at ``path`` (keys, and None for a list item):

@@ -4,7 +4,6 @@ the name its primary container goes by inside that fragment."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .model import PodTemplate, Resources, normalize_env
@@ -21,7 +20,10 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+_NO_NAMES: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+_DEFAULT_ENTRIES = ("default", "default-init")
+
+
 class Layer:
     """One layer. ``fragment`` is read only: merging copies what it takes.
 
@@ -30,39 +32,67 @@ class Layer:
     derived. Equal (source, variant) means an equal fragment, so work on it - folding,
     validating - can be done once per render and reused (see ``_layer_cache``).
     ``proven`` marks a fragment valid by construction (see ``_podcheck``).
+
+    A plain class with slots rather than a frozen dataclass: several layers are made for
+    every role of every task, and a frozen dataclass sets each field through
+    ``object.__setattr__``. Treat it as immutable all the same.
     """
 
-    label: str
-    fragment: Mapping[str, Any]
-    primary_alias: str | None = None
-    source: object | None = None
-    variant: str = ""
-    proven: bool = False
+    __slots__ = ("_container_names", "_has_default_entries", "fragment", "label",
+                 "primary_alias", "proven", "source", "variant")
 
-    # Read for every role a layer is folded into; computed once per layer object and kept
-    # in its __dict__ (a plain dict lookup: cached_property takes a lock in Python 3.11).
+    def __init__(self, label: str, fragment: Mapping[str, Any],
+                 primary_alias: str | None = None, source: object | None = None,
+                 variant: str = "", proven: bool = False, *,
+                 container_names: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+                 ) -> None:
+        self.label = label
+        self.fragment = fragment
+        self.primary_alias = primary_alias
+        self.source = source
+        self.variant = variant
+        self.proven = proven
+        self._container_names = container_names
+        self._has_default_entries: bool | None = None
+
+    def __repr__(self) -> str:
+        return (f"Layer(label={self.label!r}, primary_alias={self.primary_alias!r}, "
+                f"variant={self.variant!r}, proven={self.proven!r})")
+
+    # Read for every role a layer is folded into; computed once per layer object.
     def container_names(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """The names of the fragment's containers and init containers, without the items
         that carry a directive (they add no container)."""
-        found = self.__dict__.get("_container_names")
+        found = self._container_names
         if found is None:
-            spec = self.fragment.get("spec") or {}
-            found = self.__dict__["_container_names"] = tuple(
-                tuple(c.get("name") for c in spec.get(list_name) or ()
-                      if isinstance(c, dict) and c.get("$patch") is None)
-                for list_name in ("containers", "initContainers"))
+            spec = self.fragment.get("spec")
+            if not spec:
+                found = _NO_NAMES
+            else:
+                found = (_names_in(spec.get("containers")), _names_in(spec.get("initContainers")))
+            self._container_names = found
         return found
 
     def has_default_entries(self) -> bool:
         """Whether the fragment has ``default``/``default-init`` container entries, whose
         expansion depends on the role's container names."""
-        found = self.__dict__.get("_has_default_entries")
+        found = self._has_default_entries
         if found is None:
             spec = self.fragment.get("spec") or {}
-            found = self.__dict__["_has_default_entries"] = any(
-                isinstance(c, dict) and c.get("name") in ("default", "default-init")
+            found = self._has_default_entries = any(
+                isinstance(c, dict) and c.get("name") in _DEFAULT_ENTRIES
                 for name in ("containers", "initContainers") for c in spec.get(name) or ())
         return found
+
+
+def _names_in(items: Any) -> tuple[Any, ...]:
+    if not items:
+        return ()
+    names = []
+    for item in items:
+        if isinstance(item, dict) and item.get("$patch") is None:
+            names.append(item.get("name"))
+    return tuple(names)
 
 
 def template_layer(label: str, template: PodTemplate, *, alias: str | None = None) -> Layer:
@@ -121,7 +151,8 @@ def settings_layer(label: str, parts: tuple[list[dict[str, str]], dict[str, Any]
     # quantities were checked when the task was defined, the primary name is checked
     # with the final pod.
     proven = all(type(v) is str for v in (image or "", *(command or ()), *(args or ())))
-    return Layer(label, {"spec": {"containers": [container]}}, primary, proven=proven)
+    return Layer(label, {"spec": {"containers": [container]}}, primary, proven=proven,
+                 container_names=((primary,), ()))
 
 
 def scheduling_only(layer: Layer) -> Layer:

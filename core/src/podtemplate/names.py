@@ -16,6 +16,8 @@ __all__ = [
     "check_label_key",
     "check_label_value",
     "check_quantity",
+    "dns1123_label_ok",
+    "quantity_ok",
     "to_dns1123",
     "parse_quantity",
 ]
@@ -33,13 +35,14 @@ _QUANTITY = re.compile(
 
 
 @functools.lru_cache(maxsize=4096)  # container and volume names recur on every pod
-def _dns1123_label_ok(value: str) -> bool:
+def dns1123_label_ok(value: str) -> bool:
+    """Whether the string ``value`` is a DNS-1123 label (the check, without an error)."""
     return len(value) <= 63 and _LABEL.fullmatch(value) is not None
 
 
 def check_dns1123_label(value: str, *, what: str, field: str | None = None) -> str:
     """Return ``value`` if it is a DNS-1123 label (container, volume, port names...)."""
-    if not isinstance(value, str) or not _dns1123_label_ok(value):
+    if not isinstance(value, str) or not dns1123_label_ok(value):
         raise InvalidNameError(
             f"{what} {value!r} is not a valid DNS-1123 label",
             fix="use at most 63 lowercase letters, digits and '-', starting and ending "
@@ -109,6 +112,12 @@ def check_label_value(value: str, *, field: str | None = None) -> str:
     return value
 
 
+@functools.lru_cache(maxsize=4096)  # the same few quantities, on every task of a render
+def quantity_ok(text: str) -> bool:
+    """Whether the string ``text`` is a Kubernetes quantity (the check, without an error)."""
+    return _QUANTITY.fullmatch(text) is not None
+
+
 def check_quantity(value: object, *, field: str | None = None) -> str:
     """Return a quantity as the string the API server would return (``2`` → ``"2"``)."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -118,7 +127,7 @@ def check_quantity(value: object, *, field: str | None = None) -> str:
             field=field,
         )
     text = str(value) if not isinstance(value, float) else repr(value)
-    if not _QUANTITY.fullmatch(text):
+    if not quantity_ok(text):
         raise InvalidQuantityError(
             f"{value!r} is not a Kubernetes quantity",
             fix='write a number with an optional suffix such as "500m", "2", "4Gi" or "1e3"',

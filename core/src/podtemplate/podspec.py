@@ -12,7 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from .errors import InvalidPodSpecError
 from .merge import clean, duplicate_keys
-from .names import check_dns1123_label, check_quantity
+from .names import check_dns1123_label, check_quantity, dns1123_label_ok, quantity_ok
 
 __all__ = [
     "normalize_pod_spec",
@@ -111,19 +111,27 @@ def validate_pod_template_spec(template: Mapping[str, Any], *, root: str = "") -
 def check_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
                    duplicates: bool = True) -> None:
     """What the client models do not check: names, quantities and duplicate keys
-    (``duplicates=False`` leaves those out: a merge result never has any)."""
+    (``duplicates=False`` leaves those out: a merge result never has any).
+
+    Runs for every layer made for one task, so the field paths of the errors are only
+    spelled out once a check has failed."""
     for list_name in _CONTAINER_LISTS:
-        for index, container in enumerate(spec.get(list_name) or []):
+        for index, container in enumerate(spec.get(list_name) or ()):
             name = container.get("name")
-            where = f"{root}.{list_name}[{name or index}]"
-            check_dns1123_label(name, what="container name", field=f"{where}.name")
-            _check_resources(container.get("resources") or {}, f"{where}.resources")
-    for index, volume in enumerate(spec.get("volumes") or []):
-        check_dns1123_label(volume.get("name"), what="volume name",
-                            field=f"{root}.volumes[{index}].name")
+            if type(name) is not str or not dns1123_label_ok(name):
+                check_dns1123_label(name, what="container name",
+                                    field=f"{root}.{list_name}[{name or index}].name")
+            resources = container.get("resources")
+            if resources:
+                _check_resources(resources, root, f"{list_name}[{name or index}].resources")
+    for index, volume in enumerate(spec.get("volumes") or ()):
+        name = volume.get("name")
+        if type(name) is not str or not dns1123_label_ok(name):
+            check_dns1123_label(name, what="volume name", field=f"{root}.volumes[{index}].name")
     for name, value in (spec.get("overhead") or {}).items():
         check_quantity(value, field=f"{root}.overhead.{name}")
-    _check_resources(spec.get("resources") or {}, f"{root}.resources")
+    if spec.get("resources"):
+        _check_resources(spec["resources"], root, "resources")
     repeated = duplicate_keys(spec) if duplicates else []
     if repeated:
         raise InvalidPodSpecError(
@@ -133,7 +141,8 @@ def check_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
         )
 
 
-def _check_resources(resources: Mapping[str, Any], where: str) -> None:
+def _check_resources(resources: Mapping[str, Any], root: str, where: str) -> None:
     for kind in ("requests", "limits"):
         for name, value in (resources.get(kind) or {}).items():
-            check_quantity(value, field=f"{where}.{kind}.{name}")
+            if type(value) is not str or not quantity_ok(value):
+                check_quantity(value, field=f"{root}.{where}.{kind}.{name}")

@@ -18,7 +18,7 @@ from .layers import (
 )
 from .merge import expand_container_aliases, merge_into
 from .model import PodTemplate, Role
-from .names import check_dns1123_label, parse_quantity
+from .names import dns1123_label_ok, parse_quantity
 from .podspec import validate_pod_template_spec
 from .roles import RoleSpec
 from .store import find_template
@@ -362,9 +362,7 @@ def _composed_valid(pod: dict[str, Any], primary: str) -> bool:
     if type(containers) is not list or not containers or type(containers[0].get("image")) \
             is not str:
         return False
-    try:
-        check_dns1123_label(primary, what="container name")
-    except PodTemplateError:
+    if not dns1123_label_ok(primary):
         return False
     metadata = pod["metadata"]
     for values in (metadata["labels"], metadata["annotations"]):
