@@ -78,6 +78,7 @@ _DIRECTIVES = (REPLACE, DELETE, _MERGE)
 _UNKNOWN_FIX = "use $patch: replace, delete or merge"
 _GONE = object()  # marks a deleted slot of a keyed list until the list is compacted
 _PLAIN = frozenset({str, int, bool, float})  # leaf types, set as they are
+_SEARCHED = 16  # union lists up to this length (old and new items) are searched, not indexed
 
 
 class _Record:
@@ -267,6 +268,8 @@ def _dict_directive(target: dict[str, Any], higher: Mapping[str, Any], node: Nod
 
 def _fresh(value: Any, node: Node) -> Any:
     """``value`` merged over nothing: a clean, rule-conforming copy."""
+    if type(value) is dict and PATCH not in value and _PLAIN.issuperset(map(type, value.values())):
+        return {**value}  # a flat object (a toleration, a label selector term...)
     if isinstance(value, dict):
         new: dict[str, Any] = {}
         _merge_dict(new, value, node, None, None)
@@ -282,7 +285,7 @@ def _fresh(value: Any, node: Node) -> Any:
 def _merge_list(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
                 record: _Record | None) -> list[Any]:
     """Merge list ``items`` over ``old`` (owned, may be reused) by the rule at ``node``."""
-    if items and _is_replace_marker(items[0]):
+    if items and type(items[0]) is dict and _is_replace_marker(items[0]):
         if old and record is not None and path is not None:
             _forget(record, path, old, node)
         old, items = None, items[1:]
@@ -295,6 +298,8 @@ def _merge_list(old: list[Any] | None, items: Sequence[Any], node: Node, path: s
         if old is not None:
             _forget(record, path, old, node)
         record.paths[path] = record.layer  # an atomic list is one value
+    if _PLAIN.issuperset(map(type, items)):  # command, args, values...: checked in C
+        return list(items)
     return _copy_items(items, node.item or EMPTY)
 
 
@@ -365,8 +370,17 @@ def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
                 if patch == DELETE:
                     deleted = _delete_keyed(out, index, item, key, node, path, record) or deleted
                     continue
-            ipath = None if path is None else f"{path}[{render_key(key)}]"
             pos = index.get(key)
+            if record is None and patch is None and _PLAIN.issuperset(map(type, item.values())):
+                # A flat item (env var, port, mount...): the key-by-key merge below would
+                # set each value as it is, which dict.update does in C.
+                if pos is None:
+                    index[key] = len(out)
+                    out.append({**item})
+                else:
+                    out[pos].update(item)
+                continue
+            ipath = None if path is None else f"{path}[{render_key(key)}]"
             if pos is None:
                 new: dict[str, Any] = {}
                 _merge_dict(new, item, item_node, ipath, record)
@@ -422,7 +436,9 @@ def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
     # because deletions shift indices.
     origins = _take_origins(record, path, len(out))
     layer = None if record is None else record.layer
-    seen = {_ident(existing): pos for pos, existing in enumerate(out)}
+    # Short lists (tolerations, envFrom) are searched; long ones indexed once, so that
+    # the merge stays linear.
+    seen = None if len(out) + len(items) <= _SEARCHED else _union_index(out)
     item_node = node.item or EMPTY
     for position, item in enumerate(items):
         try:
@@ -432,13 +448,18 @@ def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
                 _check_item_directive(item, item[PATCH])
                 if item[PATCH] == DELETE:
                     origins = _union_delete(out, origins, item, node)
-                    seen = {_ident(existing): pos for pos, existing in enumerate(out)}
+                    seen = None if seen is None else _union_index(out)
                     continue
             new = _fresh(item, item_node)
-            ident = _ident(new)
-            pos = seen.get(ident)
+            if seen is None:
+                pos = _union_position(out, new)
+            else:
+                ident = _ident(new)
+                pos = seen.get(ident)
+                if pos is None:
+                    seen[ident] = len(out)
             if pos is None:
-                pos = seen[ident] = len(out)
+                pos = len(out)
                 out.append(new)
                 if origins is not None:
                     origins.append(None)
@@ -452,6 +473,19 @@ def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
             if origin is not None:
                 record.paths[f"{path}[{pos}]"] = origin
     return out
+
+
+def _union_index(out: list[Any]) -> dict[Any, int]:
+    return {_ident(existing): pos for pos, existing in enumerate(out)}
+
+
+def _union_position(out: list[Any], new: Any) -> int | None:
+    """Where ``out`` holds an item identical to ``new``. ``==`` is done in C and is True
+    whenever the identities agree (it only also equates ``1``, ``1.0`` and ``True``)."""
+    for pos, existing in enumerate(out):
+        if existing == new and _ident(existing) == _ident(new):
+            return pos
+    return None
 
 
 def _take_origins(record: _Record | None, path: str | None, size: int) -> list[Any] | None:
