@@ -31,28 +31,6 @@ def test_resources_map_to_kubernetes_names() -> None:
     assert resources.to_k8s()["cpu"] == "2"
 
 
-def test_env_list_is_made_at_definition_and_follows_later_changes() -> None:
-    @task(env={"A": 1, "B": True})
-    def job() -> None: ...
-
-    assert job.env_list() == [{"name": "A", "value": "1"}, {"name": "B", "value": "true"}]
-    assert job.env_list() is job.env_list()  # made once, when the task was defined
-    job.env["C"] = "x"  # changed in place after definition: not served stale
-    assert [item["name"] for item in job.env_list()] == ["A", "B", "C"]
-    with pytest.raises(InvalidNameError):
-        job.env["not a name"] = "y"
-        job.env_list()
-
-
-def test_role_env_list_survives_copies_and_construction_without_validation() -> None:
-    role = Role(env={"A": "1"})
-    assert role.env_list() == [{"name": "A", "value": "1"}]
-    assert role.model_copy(update={"env": {"B": "2"}}).env_list() == [
-        {"name": "B", "value": "2"}]
-    assert Role.model_construct(env={"C": "3"}).env_list() == [{"name": "C", "value": "3"}]
-    assert role == Role(env={"A": "1"}) and role.model_dump()["env"] == {"A": "1"}
-
-
 @pytest.mark.parametrize("bad", ["4 cores", "1.2.3", "Gi", "", "5XB", True])
 def test_invalid_quantities_are_rejected(bad: object) -> None:
     with pytest.raises(InvalidQuantityError) as error:

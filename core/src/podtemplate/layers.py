@@ -4,13 +4,10 @@ the name its primary container goes by inside that fragment."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .model import PodTemplate, Resources, Role
+from .model import PodTemplate, Resources, normalize_env
 from .roles import SCHEDULING_FIELDS
-
-if TYPE_CHECKING:
-    from .task import Task
 
 __all__ = [
     "Layer",
@@ -121,11 +118,12 @@ def resources_fragment(requests: Resources | None, limits: Resources | None,
     return out
 
 
-def settings_parts(owner: Task | Role, gpu_name: str
+def settings_parts(env: Mapping[str, Any] | None, requests: Resources | None,
+                   limits: Resources | None, gpu_name: str
                    ) -> tuple[list[dict[str, str]], dict[str, Any]]:
-    """The env list and the resources of a task's or role's settings layer, which do not
-    depend on the role (only the primary container's name does)."""
-    return owner.env_list(), resources_fragment(owner.requests, owner.limits, gpu_name)
+    """The env list and the resources of a settings layer, which do not depend on the
+    role (only the primary container's name does)."""
+    return normalize_env(env) if env else [], resources_fragment(requests, limits, gpu_name)
 
 
 def settings_layer(label: str, parts: tuple[list[dict[str, str]], dict[str, Any]], *,

@@ -29,11 +29,9 @@ from .names import (
 from .podspec import normalize_pod_spec, validate_pod_spec
 from .yamlio import load_all
 
-__all__ = ["ConfigModel", "EnvList", "Resources", "PodTemplate", "Role", "EnvValue",
-           "env_list_of", "normalize_env"]
+__all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "normalize_env"]
 
 EnvValue = str | int | float | bool
-
 
 
 class Resources(BaseModel):
@@ -83,33 +81,6 @@ class Resources(BaseModel):
         if self.extra:
             out.update(self.extra)
         return out
-
-
-class EnvList:
-    """A task's or role's env mapping as a container's env list, made when it is defined
-    (where its names are checked) and made again only if the mapping was changed in
-    place since. The list is shared: read it, never change it."""
-
-    __slots__ = ("_items", "_snapshot")
-
-    def __init__(self, env: Mapping[str, EnvValue] | None) -> None:
-        self._snapshot = dict(env or {})
-        self._items = normalize_env(self._snapshot)
-
-    def of(self, env: Mapping[str, EnvValue] | None) -> list[dict[str, str]]:
-        """The env list of ``env``, the mapping this was made from."""
-        if (env or {}) == self._snapshot:  # one comparison in C
-            return self._items
-        return normalize_env(env)
-
-
-def env_list_of(owner: object, env: Mapping[str, EnvValue] | None) -> list[dict[str, str]]:
-    """``owner``'s env list, from the :class:`EnvList` it made when defined (made now for
-    an owner built without its constructor, e.g. by ``model_construct``)."""
-    made: EnvList | None = owner.__dict__.get("_env_list")
-    if made is None:
-        made = owner.__dict__["_env_list"] = EnvList(env)
-    return made.of(env)
 
 
 def normalize_env(env: Mapping[str, EnvValue] | None, *,
@@ -291,15 +262,6 @@ class Role(ConfigModel):
     def _env(cls, value: dict[str, EnvValue] | None) -> dict[str, EnvValue] | None:
         normalize_env(value)
         return value
-
-    def model_post_init(self, context: Any, /) -> None:
-        # Kept in the instance's __dict__ (not a pydantic private attribute, whose every
-        # read goes through __getattr__); equality, dumps and copies ignore it.
-        self.__dict__["_env_list"] = EnvList(self.env)  # the names were checked by _env
-
-    def env_list(self) -> list[dict[str, str]]:
-        """The role's env as a container's env list (shared: read it, never change it)."""
-        return env_list_of(self, self.env)
 
     @model_validator(mode="after")
     def _replicas(self) -> Role:

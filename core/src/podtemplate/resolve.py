@@ -87,7 +87,7 @@ def _settings_parts(owner: Task | Role, gpu: str, context: RenderContext
     its roles."""
     return context.remember(
         _RECENT, ("settings", id(owner), gpu),
-        lambda: settings_parts(owner, gpu), keep=owner,
+        lambda: settings_parts(owner.env, owner.requests, owner.limits, gpu), keep=owner,
         limit=_RECENT_LIMIT)
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, overload
 
 from .errors import DefinitionError, PodTemplateError
-from .model import EnvList, EnvValue, PodTemplate, Resources, env_list_of
+from .model import EnvValue, PodTemplate, Resources, normalize_env
 from .names import check_dns1123_label, to_dns1123
 
 __all__ = ["Task", "task", "task_type_of"]
@@ -67,14 +67,10 @@ class Task:
             if self.pod_template_name is not None and not self.pod_template_name:
                 raise DefinitionError("pod_template_name is empty", field="pod_template_name",
                                       fix="name a template or leave pod_template_name unset")
-            object.__setattr__(self, "_env_list", EnvList(self.env))  # checks the names
+            normalize_env(self.env)
             _check_gpu(self.requests, self.limits)
         except PodTemplateError as error:
             raise error.located(task=self.name) from None
-
-    def env_list(self) -> list[dict[str, str]]:
-        """The task's env as a container's env list (shared: read it, never change it)."""
-        return env_list_of(self, self.env)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.fn is None:
