@@ -44,7 +44,7 @@ class Report:
     throughputs: dict[str, Throughput] = field(default_factory=dict)
     task_scaling: Paired | None = None
     task_scaling_streamed: Paired | None = None  # not a target: the render's own cost
-    task_scaling_floor: Paired | None = None  # not a target: the floor's own scaling
+    task_scaling_floor: Paired | None = None  # not a target: making the output alone
     template_scaling: Paired | None = None
     explain: ExplainCost | None = None
     cli: list[CliRun] | None = None
@@ -141,7 +141,7 @@ class Report:
             print(f"\ntask scaling with each manifest dropped as made (as the CLI does): "
                   f"{self.task_scaling_streamed.ratio:.2f}")
         if self.task_scaling_floor:
-            print(f"the floor's own scaling, copying the 10N output against the N output: "
+            print(f"making the output alone (json.loads beside the task set), 10N against N: "
                   f"{self.task_scaling_floor.ratio:.2f}")
         print(f"\n{'figure':<20}{'value':>10}{'target':>10}  met")
         for name, target in self.targets().items():

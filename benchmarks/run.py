@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import marshal
 import sys
 import tempfile
 import time
@@ -46,8 +45,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=20260101)
     parser.add_argument("--repeat", type=int, default=None,
                         help="repetitions per timing; default 3 (5 for the mixed floor "
-                        "ratio, task scaling and template scaling, 15 for explain), 1 with "
-                        "--small")
+                        "ratio, the floor's scaling and template scaling, 9 for task "
+                        "scaling, 15 for explain), 1 with --small")
     parser.add_argument("--types", nargs="*", default=None,
                         help="task types to include (default: every installed type)")
     parser.add_argument("--skip-cli", action="store_true",
@@ -105,26 +104,34 @@ def measure(options: argparse.Namespace, types: list[str], scratch: Path) -> Rep
     def large() -> list[Task]:
         return generate_tasks(10 * n, types, seed=seed, module=IN_MEMORY_MODULE)
 
-    report.task_scaling = task_scaling(small, large, platform, _more(repeat))
+    report.task_scaling = task_scaling(small, large, platform, _most(repeat))
     report.task_scaling_streamed = task_scaling(small, large, platform, repeat, streamed=True)
-    report.task_scaling_floor = floor_scaling(_output_image(small(), platform),
-                                              _output_image(large(), platform), _more(repeat))
+    report.task_scaling_floor = floor_scaling(small, large, _output_text(small(), platform),
+                                              _output_text(large(), platform), _more(repeat))
     if not options.skip_cli:
         report.cli = [_cli(scratch, platform, size, seed, types) for size in (n, 10 * n)]
     return report
 
 
-def _output_image(tasks: list[Task], platform: Path) -> bytes:
-    """The rendered output of ``tasks`` as bytes, to be loaded again when needed."""
+def _output_text(tasks: list[Task], platform: Path) -> str:
+    """The rendered output of ``tasks`` as JSON text, to be loaded again when needed."""
     output: list[Any] = []
     render_in_memory(tasks, platform, output)
-    return marshal.dumps(output)
+    return json.dumps(output)
 
 
 def _more(repeat: int) -> int:
     """Repetitions for the figures with a target that a busy machine moves most: a median
     of five pairs rides it out better than one of three."""
     return repeat if repeat < 3 else max(repeat, 5)
+
+
+def _most(repeat: int) -> int:
+    """Repetitions for task scaling: the kernel's time to hand the 10N render fresh
+    memory (the N render reuses what the process holds) moved by 0.15-0.85 s between
+    identical 10N renders on the development VM, so the median is taken over nine
+    brackets."""
+    return repeat if repeat < 3 else 3 * repeat
 
 
 def _cli(scratch: Path, platform: Path, n: int, seed: int, types: list[str]) -> Any:

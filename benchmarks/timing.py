@@ -23,8 +23,8 @@ from podtemplate import Task
 from podtemplate.plugins import build_plugin_manager
 from podtemplate.render import iter_render, make_context
 
-__all__ = ["Paired", "Timed", "bracketed", "json_floor", "paired", "plugin_manager",
-           "render_in_memory", "render_streamed"]
+__all__ = ["Paired", "Timed", "bracketed", "json_floor", "json_load", "paired",
+           "plugin_manager", "render_in_memory", "render_streamed"]
 
 Timed = Callable[[], float]
 
@@ -125,6 +125,16 @@ def json_floor(manifests: list[Any], *, collect: bool = True) -> float:
         copy = json.loads(json.dumps(manifests))
         elapsed = time.process_time() - start
     del copy
+    return elapsed
+
+
+def json_load(text: str, *, collect: bool = True) -> float:
+    """Seconds to ``json.loads`` the text: making the output's objects, and nothing else."""
+    with _collector(collect):
+        start = time.process_time()
+        made = json.loads(text)
+        elapsed = time.process_time() - start
+    del made
     return elapsed
 
 
