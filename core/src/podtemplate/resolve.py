@@ -362,7 +362,7 @@ def _composed_valid(pod: dict[str, Any], primary: str) -> bool:
     if type(containers) is not list or not containers or type(containers[0].get("image")) \
             is not str:
         return False
-    if not dns1123_label_ok(primary):
+    if type(primary) is not str or not dns1123_label_ok(primary):
         return False
     metadata = pod["metadata"]
     for values in (metadata["labels"], metadata["annotations"]):
