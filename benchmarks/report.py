@@ -7,6 +7,7 @@ from typing import Any
 
 from .e2e import CliRun
 from .figures import ExplainCost, Throughput
+from .flytekit_side import SideBySide
 from .timing import Paired
 
 __all__ = ["Report", "TARGETS", "JSON_KEYS"]
@@ -26,8 +27,8 @@ JSON_KEYS = (
     "task_scaling_streamed", "task_scaling_floor",
     "template_scaling", "template_merge_ms", "cli_tasks_per_s", "cli_render_tasks_per_s",
     "cli_peak_rss_mb", "cli_definitions_rss_mb", "cli_memory_ratio", "explain_cost_off",
-    "explain_seconds", "targets", "all_targets_met", "output_digest", "skipped",
-    "harness_seconds",
+    "explain_seconds", "flytekit_side_by_side", "targets", "all_targets_met",
+    "output_digest", "skipped", "harness_seconds",
 )
 
 
@@ -48,6 +49,7 @@ class Report:
     template_scaling: Paired | None = None
     explain: ExplainCost | None = None
     cli: list[CliRun] | None = None
+    side_by_side: SideBySide | None = None  # not a target: measured where flytekit is
     extra: dict[str, Any] = field(default_factory=dict)
 
     def add_throughput(self, name: str, figures: Throughput) -> None:
@@ -114,6 +116,7 @@ class Report:
             "explain_seconds": ({"with_support": _r(self.explain.seconds_with_support, 4),
                                  "without_support": _r(self.explain.seconds_without_support, 4)}
                                 if self.explain else None),
+            "flytekit_side_by_side": self.side_by_side.as_json() if self.side_by_side else None,
             "targets": targets,
             "all_targets_met": all(t["met"] for t in targets.values()),
         }
@@ -143,6 +146,12 @@ class Report:
         if self.task_scaling_floor:
             print(f"making the output alone (json.loads beside the task set), 10N against N: "
                   f"{self.task_scaling_floor.ratio:.2f}")
+        if self.side_by_side:
+            side = self.side_by_side.as_json()
+            print(f"\nflytekit {side['flytekit_version']}, the same {side['tasks']} Python tasks: "
+                  f"podtemplate renders {side['podtemplate_tasks_per_s']:.0f} tasks/s, flytekit "
+                  f"serializes {side['flytekit_tasks_per_s']:.0f} tasks/s "
+                  f"({side['flytekit_over_podtemplate']:.1f}x podtemplate's time)")
         print(f"\n{'figure':<20}{'value':>10}{'target':>10}  met")
         for name, target in self.targets().items():
             value = "n/a" if target["value"] is None else f"{target['value']:.3f}"

@@ -25,6 +25,7 @@ from .figures import (
     template_scaling,
     throughput,
 )
+from .flytekit_side import side_by_side
 from .generate import available_types, generate_tasks
 from .report import Report
 from .timing import render_in_memory
@@ -70,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="podtemplate-bench-") as scratch:
         report = measure(options, types, Path(scratch))
-    report.extra["skipped"] = notes
+    report.extra["skipped"] = notes + report.extra.get("skipped", [])
     report.extra["harness_seconds"] = round(time.perf_counter() - started, 1)
     report.print_table()
     print(json.dumps(report.as_json(), sort_keys=False))
@@ -110,7 +111,20 @@ def measure(options: argparse.Namespace, types: list[str], scratch: Path) -> Rep
                                               _output_text(large(), platform), _more(repeat))
     if not options.skip_cli:
         report.cli = [_cli(scratch, platform, size, seed, types) for size in (n, 10 * n)]
+    if "python" in types:
+        # Last: importing flytekit fills the heap that every figure above is measured in.
+        _side_by_side(report, generate_tasks(n, ["python"], seed=seed,
+                                             module=IN_MEMORY_MODULE), platform, repeat)
     return report
+
+
+def _side_by_side(report: Report, tasks: list[Task], platform: Path, repeat: int) -> None:
+    compared = side_by_side(tasks, platform, repeat)
+    if isinstance(compared, str):
+        print(f"note: {compared}")
+        report.extra.setdefault("skipped", []).append(compared)
+    else:
+        report.side_by_side = compared
 
 
 def _output_text(tasks: list[Task], platform: Path) -> str:

@@ -5,6 +5,7 @@ Times are not asserted (CI machines vary); the figures' presence and shape are.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -32,6 +33,12 @@ def test_harness_prints_every_figure_as_its_last_line() -> None:
         assert isinstance(target["value"], float), name
         assert isinstance(target["met"], bool), name
     assert figures["cli_peak_rss_mb"]["10n"] > 0
+    side = figures["flytekit_side_by_side"]
+    if importlib.util.find_spec("flytekit") is None:  # the project's venvs have none
+        assert side is None
+        assert any("flytekit is not installed" in note for note in figures["skipped"])
+    else:
+        assert side["tasks"] == 8 and side["flytekit_over_podtemplate"] > 0
     assert "floor_ratio" in done.stdout.split(lines[-1])[0]  # the table came first
 
 
