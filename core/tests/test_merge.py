@@ -6,6 +6,7 @@ import copy
 import importlib
 import json
 import sys
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -359,9 +360,11 @@ def test_patch_replace_on_a_keyed_list() -> None:
     assert merge(lower, higher) == {"volumes": [{"name": "b", "emptyDir": {}}]}
 
 
-def test_patch_replace_on_a_union_list() -> None:
+@pytest.mark.parametrize("marker", [dict, OrderedDict])  # any mapping a loader gives
+def test_patch_replace_on_a_union_list(marker: type[dict[str, str]]) -> None:
     lower = {"tolerations": [{"key": "spot", "operator": "Exists"}]}
-    higher = {"tolerations": [{"$patch": "replace"}, {"key": "gpu", "operator": "Exists"}]}
+    higher = {"tolerations": [marker({"$patch": "replace"}),
+                              {"key": "gpu", "operator": "Exists"}]}
     assert merge(lower, higher) == {"tolerations": [{"key": "gpu", "operator": "Exists"}]}
 
 

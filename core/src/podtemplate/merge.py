@@ -268,8 +268,8 @@ def _dict_directive(target: dict[str, Any], higher: Mapping[str, Any], node: Nod
 
 def _fresh(value: Any, node: Node) -> Any:
     """``value`` merged over nothing: a clean, rule-conforming copy."""
-    if type(value) is dict and PATCH not in value and _PLAIN.issuperset(map(type, value.values())):
-        return {**value}  # a flat object (a toleration, a label selector term...)
+    if _is_flat(value):
+        return {**value}  # a toleration, a label selector term...
     if isinstance(value, dict):
         new: dict[str, Any] = {}
         _merge_dict(new, value, node, None, None)
@@ -285,7 +285,7 @@ def _fresh(value: Any, node: Node) -> Any:
 def _merge_list(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
                 record: _Record | None) -> list[Any]:
     """Merge list ``items`` over ``old`` (owned, may be reused) by the rule at ``node``."""
-    if items and type(items[0]) is dict and _is_replace_marker(items[0]):
+    if items and _is_replace_marker(items[0]):
         if old and record is not None and path is not None:
             _forget(record, path, old, node)
         old, items = None, items[1:]
@@ -301,6 +301,13 @@ def _merge_list(old: list[Any] | None, items: Sequence[Any], node: Node, path: s
     if _PLAIN.issuperset(map(type, items)):  # command, args, values...: checked in C
         return list(items)
     return _copy_items(items, node.item or EMPTY)
+
+
+def _is_flat(value: Any) -> bool:
+    """A plain dict of plain values without a directive: merging it key by key sets each
+    value as it is, so it can be copied or applied whole (checked in C)."""
+    return (type(value) is dict and PATCH not in value
+            and _PLAIN.issuperset(map(type, value.values())))
 
 
 def _is_replace_marker(item: Any) -> bool:
@@ -371,9 +378,9 @@ def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
                     deleted = _delete_keyed(out, index, item, key, node, path, record) or deleted
                     continue
             pos = index.get(key)
-            if record is None and patch is None and _PLAIN.issuperset(map(type, item.values())):
-                # A flat item (env var, port, mount...): the key-by-key merge below would
-                # set each value as it is, which dict.update does in C.
+            if record is None and _is_flat(item):
+                # An env var, a port, a mount...: the key-by-key merge below would set
+                # each value as it is, which dict operations do in C.
                 if pos is None:
                     index[key] = len(out)
                     out.append({**item})
