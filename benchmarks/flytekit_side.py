@@ -12,9 +12,7 @@ applies them at run time; podtemplate folds and validates all of them here.
 
 from __future__ import annotations
 
-import gc
 import importlib
-import time
 import types
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -24,7 +22,7 @@ from typing import Any
 
 from podtemplate import Task
 
-from .timing import Paired, paired, render_in_memory
+from .timing import Paired, cpu_seconds, paired, render_in_memory
 
 __all__ = ["SideBySide", "side_by_side"]
 
@@ -111,14 +109,9 @@ def _flytekit_serializer(flyte_tasks: list[Any]) -> Callable[[], float]:
                                      image_config=ImageConfig(default_image=image,
                                                               images=[image]))
 
-    def serialize() -> float:
-        gc.collect()  # a clean heap to start from, as for the render
-        start = time.process_time()
+    def serialize() -> list[Any]:
         entities: OrderedDict[Any, Any] = OrderedDict()
-        specs = [get_serializable(entities, settings, task).to_flyte_idl()
-                 for task in flyte_tasks]
-        elapsed = time.process_time() - start
-        del specs
-        return elapsed
+        return [get_serializable(entities, settings, task).to_flyte_idl()
+                for task in flyte_tasks]
 
-    return serialize
+    return lambda: cpu_seconds(serialize)
