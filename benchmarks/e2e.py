@@ -39,9 +39,9 @@ _REPORT_PEAK = (
     f"    sys.stderr.write('\\n{_PEAK}' + kb + '\\n')\n"
     "atexit.register(_peak)\n"
 )
-_RENDER = _REPORT_PEAK + "from podtemplate.cli import main; main()"
+_RENDER = _REPORT_PEAK + "from podtemplate.cli.main import main; main()"
 _COLLECT_ONLY = _REPORT_PEAK + (
-    "from podtemplate.cli import main; from podtemplate.targets import collect_tasks; "
+    "from podtemplate.cli.main import main; from podtemplate.cli.targets import collect_tasks; "
     "print(len(collect_tasks([sys.argv[1]])))"
 )
 

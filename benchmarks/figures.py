@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from podtemplate import Task
-from podtemplate.merge import merge
+from podtemplate.merge.engine import merge
 
 from .strip_provenance import StripError, stripped_merge, swapped_merge
 from .timing import (

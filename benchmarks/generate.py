@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from podtemplate import Task
-from podtemplate.plugins import task_types
+from podtemplate.dispatch import task_types
 
 from .builders import BUILDERS, BuildInput
 from .timing import plugin_manager

@@ -1,4 +1,4 @@
-"""A build of :mod:`podtemplate.merge` without provenance support, for the "explain cost
+"""A build of :mod:`podtemplate.merge.engine` without provenance support, for the "explain cost
 off" figure.
 
 The fair baseline for "provenance off costs nothing" is the same merge with the
@@ -182,16 +182,16 @@ def _removed_positions(tree: ast.Module) -> dict[str, list[int]]:
 
 
 def stripped_merge() -> types.ModuleType:
-    """A fresh module object: podtemplate.merge compiled without provenance support."""
-    original = importlib.import_module("podtemplate.merge")
+    """A fresh module object: podtemplate.merge.engine compiled without provenance support."""
+    original = importlib.import_module("podtemplate.merge.engine")
     tree = ast.parse(inspect.getsource(original))
     tree = _Strip(_removed_positions(tree)).visit(tree)
     tree = ast.fix_missing_locations(_DropTrivialCalls(_trivial_functions(tree)).visit(tree))
     left = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} & PROVENANCE_NAMES
     if left:
         raise StripError(f"provenance names left after the rewrite: {sorted(left)}")
-    module = types.ModuleType("podtemplate._merge_without_provenance")
-    module.__dict__.update(__package__="podtemplate", __file__=original.__file__)
+    module = types.ModuleType("podtemplate.merge._without_provenance")
+    module.__dict__.update(__package__=original.__package__, __file__=original.__file__)
     exec(compile(tree, "<merge without provenance>", "exec"), module.__dict__)
     return module
 
@@ -200,7 +200,7 @@ def stripped_merge() -> types.ModuleType:
 def swapped_merge(replacement: types.ModuleType) -> Iterator[None]:
     """Point every podtemplate module that imported a merge function at the replacement's
     function of the same name, for the duration of the block."""
-    original = importlib.import_module("podtemplate.merge")
+    original = importlib.import_module("podtemplate.merge.engine")
     functions = {id(v): k for k, v in vars(original).items() if inspect.isfunction(v)}
     patched: list[tuple[types.ModuleType, str, Any]] = []
     for name, module in list(sys.modules.items()):

@@ -20,7 +20,7 @@ from typing import Any
 
 import pluggy
 from podtemplate import Task
-from podtemplate.plugins import build_plugin_manager
+from podtemplate.dispatch import build_plugin_manager
 from podtemplate.render import iter_render, make_context
 
 __all__ = ["Paired", "Timed", "bracketed", "cpu_seconds", "json_floor", "json_load",

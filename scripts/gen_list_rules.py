@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generate ``core/src/podtemplate/_list_rules.py`` from a Kubernetes OpenAPI document.
+"""Generate ``core/src/podtemplate/merge/_list_rules.py`` from a Kubernetes OpenAPI document.
 
 Usage::
 
-    python scripts/gen_list_rules.py SPEC.json [--out core/src/podtemplate/_list_rules.py]
+    python scripts/gen_list_rules.py SPEC.json [--out core/src/podtemplate/merge/_list_rules.py]
 
 SPEC.json is the API server's OpenAPI v3 document for ``/api/v1`` (``components.schemas``)
 or a swagger v2 document (``definitions``). Every array-valued field reachable from
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT_SCHEMA = "io.k8s.api.core.v1.PodTemplateSpec"
-DEFAULT_OUT = Path(__file__).resolve().parents[1] / "core/src/podtemplate/_list_rules.py"
+DEFAULT_OUT = Path(__file__).resolve().parents[1] / "core/src/podtemplate/merge/_list_rules.py"
 
 Schema = Mapping[str, Any]
 Rule = dict[str, Any]

@@ -4,7 +4,7 @@ installed plugin loses a field, breaks its CRD or its pod shape."""
 from __future__ import annotations
 
 import pytest
-from podtemplate.plugins import build_plugin_manager, task_types
+from podtemplate.dispatch import build_plugin_manager, task_types
 from podtemplate.testing import ConformanceSuite
 
 

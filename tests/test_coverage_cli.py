@@ -10,14 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pluggy
-import podtemplate.cli_info
-import podtemplate.testing.kit
+import podtemplate.cli.info
+import podtemplate.conformance.kit
 import pytest
 from click.testing import CliRunner
 from podtemplate import RenderContext, RoleSpec, Task, TaskType, hookimpl, pod_manifest
-from podtemplate.cli import main
-from podtemplate.coverage import coverage
-from podtemplate.plugins import build_plugin_manager
+from podtemplate.cli.main import main
+from podtemplate.coverage.matrix import coverage
+from podtemplate.dispatch import build_plugin_manager
 from podtemplate.testing import default_probe
 
 
@@ -59,8 +59,8 @@ def with_lossy(monkeypatch: pytest.MonkeyPatch) -> None:
     def build(extra: Sequence[object] = (), **kwargs: Any) -> pluggy.PluginManager:
         return build_plugin_manager([Lossy(), *extra], **kwargs)
 
-    monkeypatch.setattr(podtemplate.testing.kit, "build_plugin_manager", build)
-    monkeypatch.setattr(podtemplate.cli_info, "build_plugin_manager", build)
+    monkeypatch.setattr(podtemplate.conformance.kit, "build_plugin_manager", build)
+    monkeypatch.setattr(podtemplate.cli.info, "build_plugin_manager", build)
 
 
 def run(*args: str) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
-from podtemplate.cli import main
+from podtemplate.cli.main import main
 from podtemplate.testing import assert_valid_pod
 
 TASKS = '''

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 import yaml
+from podtemplate.schemas.crd import Crd, crd_for, load_crd, validate_custom_resource
+from podtemplate.schemas.source import schemas_dir
 from podtemplate.testing import assert_valid_custom_resource
-from podtemplate.testing.crd import Crd, crd_for, load_crd, validate_custom_resource
-from podtemplate.testing.schema import schemas_dir
 
 SCHEMA: dict[str, Any] = {
     "type": "object",

@@ -26,11 +26,11 @@ from podtemplate import (
     object_metadata,
     pod_manifest,
 )
+from podtemplate.conformance.pod_checks import crd_findings, crd_missing_reason, shape_findings
 from podtemplate.errors import DefinitionError
-from podtemplate.roles import covers
+from podtemplate.model.roles import covers
+from podtemplate.schemas.crd import crd_for
 from podtemplate.testing import LAYER_NAMES, LAYERS, Kit
-from podtemplate.testing.crd import crd_for
-from podtemplate.testing.pod_checks import crd_findings, crd_missing_reason, shape_findings
 
 PYTORCH_CRD = "kubeflow.org_pytorchjobs.yaml"
 
@@ -224,7 +224,7 @@ def test_crd_violations_are_reported_against_the_real_crd() -> None:
 
 def test_missing_crd_is_a_note_not_a_failure(monkeypatch: pytest.MonkeyPatch,
                                              tmp_path: Path) -> None:
-    from podtemplate.coverage import coverage
+    from podtemplate.coverage.matrix import coverage
 
     monkeypatch.setenv("PODTEMPLATE_SCHEMAS", str(tmp_path))
     kit = Kit("breaks-crd", extra_plugins=[BreaksCrd()])
@@ -243,7 +243,7 @@ def test_field_the_crd_would_prune_is_lost(monkeypatch: pytest.MonkeyPatch) -> N
     pod_spec = replica["additionalProperties"]["properties"]["template"]["properties"]["spec"]
     del pod_spec["properties"]["hostAliases"]  # as an older operator's CRD would lack it
     trimmed = dataclasses.replace(real, versions={"v1": schema})
-    monkeypatch.setattr("podtemplate.testing.pod_checks.crd_for", lambda *_: trimmed)
+    monkeypatch.setattr("podtemplate.conformance.pod_checks.crd_for", lambda *_: trimmed)
 
     class Faithful(BreaksCrd):
         name = "faithful-job"

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 from kubernetes.client import V1PodTemplateSpec
-from podtemplate.testing import _probe_values, build_probe, default_probe
-from podtemplate.testing import gen_pod_schema as gen
-from podtemplate.testing.probe import INIT, PRIMARY, SIDECAR
-from podtemplate.testing.schema import (
+from podtemplate.conformance import _probe_values
+from podtemplate.conformance.probe import INIT, PRIMARY, SIDECAR
+from podtemplate.schemas import gen_pod_schema as gen
+from podtemplate.schemas.source import (
     CONTAINER,
     POD_SPEC,
     SchemaSource,
@@ -23,6 +23,7 @@ from podtemplate.testing.schema import (
     find_openapi,
     load_schema_source,
 )
+from podtemplate.testing import build_probe, default_probe
 
 GENERATED = Path(gen.__file__).with_name("_pod_schema.py")
 
@@ -110,8 +111,8 @@ def test_builtin_copy_is_what_the_generator_makes() -> None:
     if spec is None:
         pytest.skip("shared Kubernetes OpenAPI document not found (set PODTEMPLATE_SCHEMAS)")
     assert GENERATED.read_text(encoding="utf-8") == gen.render(spec), (
-        "testing/_pod_schema.py is stale: regenerate it with "
-        f"python -m podtemplate.testing.gen_pod_schema {spec}")
+        "schemas/_pod_schema.py is stale: regenerate it with "
+        f"python -m podtemplate.schemas.gen_pod_schema {spec}")
 
 
 def test_without_shared_schemas_the_builtin_copy_is_used(
@@ -167,7 +168,7 @@ def test_string_fields_with_listed_values_all_have_hints(
     assert default_probe().unhinted_enums == ()
     hints = dict(_probe_values.FIELD_HINTS)
     del hints["PodSpec.dnsPolicy"]  # the guard notices a new enum-like string field
-    monkeypatch.setattr("podtemplate.testing.probe.FIELD_HINTS", hints)
+    monkeypatch.setattr("podtemplate.conformance.probe.FIELD_HINTS", hints)
     assert build_probe(builtin_schema_source()).unhinted_enums == ("pod: dnsPolicy.dnsPolicy",)
 
 

@@ -20,8 +20,8 @@ from podtemplate import (
     resolve_pod,
     task,
 )
-from podtemplate._podcheck import proves_pod_template_spec
-from podtemplate.merge import clean
+from podtemplate.merge.engine import clean
+from podtemplate.model._podcheck import proves_pod_template_spec
 from podtemplate.testing import assert_valid_pod_template
 
 CLUSTER = """

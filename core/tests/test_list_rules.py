@@ -11,13 +11,13 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from podtemplate import _list_rules
-from podtemplate._merge_rules import ATOMIC, EMPTY, MAP, SET, UNION, build_tree, descend
-from podtemplate.merge import ENV_FROM_UNION, KEYED_DEVIATIONS, TOLERATIONS_UNION
+from podtemplate.merge import _list_rules
+from podtemplate.merge.engine import ENV_FROM_UNION, KEYED_DEVIATIONS, TOLERATIONS_UNION
+from podtemplate.merge.rules import ATOMIC, EMPTY, MAP, SET, UNION, build_tree, descend
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "gen_list_rules.py"
-MODULE = REPO / "core" / "src" / "podtemplate" / "_list_rules.py"
+MODULE = REPO / "core" / "src" / "podtemplate" / "merge" / "_list_rules.py"
 OPENAPI_NAME = "kubernetes-1.35-api__v1_openapi.json"
 
 
@@ -50,7 +50,7 @@ def gen() -> ModuleType:
 def test_committed_module_is_what_the_script_generates(gen: ModuleType) -> None:
     openapi = _shared_file(OPENAPI_NAME)
     assert MODULE.read_text(encoding="utf-8") == gen.render(openapi), (
-        "core/src/podtemplate/_list_rules.py is stale or hand-edited: regenerate it with "
+        "core/src/podtemplate/merge/_list_rules.py is stale or hand-edited: regenerate it with "
         f"python scripts/gen_list_rules.py {openapi}")
 
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from podtemplate.errors import MergeError
-from podtemplate.merge import (
+from podtemplate.merge.engine import (
     clean,
     duplicate_keys,
     expand_container_aliases,
@@ -22,8 +22,8 @@ from podtemplate.merge import (
     merge_into,
 )
 
-# The module itself (``podtemplate.merge`` the attribute is the re-exported function).
-MERGE = sys.modules["podtemplate.merge"]
+# The module itself (``podtemplate.merge.engine`` the attribute is the re-exported function).
+MERGE = sys.modules["podtemplate.merge.engine"]
 
 
 def env(spec: dict[str, Any], container: str = "main") -> list[dict[str, Any]]:
@@ -199,7 +199,7 @@ def test_keyed_merge_of_a_long_list_keeps_the_lower_order() -> None:
 # --------------------------------------------------------------------- set, union, atomic
 
 # The module, not the function that ``podtemplate`` exports under the same name.
-merge_module = importlib.import_module("podtemplate.merge")
+merge_module = importlib.import_module("podtemplate.merge.engine")
 
 
 def test_set_list_is_a_union_without_duplicates() -> None:

@@ -24,7 +24,7 @@ from podtemplate import (
     resolve_pod,
     task,
 )
-from podtemplate.plugins import build_plugin_manager
+from podtemplate.dispatch import build_plugin_manager
 from podtemplate.testing import container, env_of
 
 CLUSTER = """
@@ -419,9 +419,9 @@ def test_operator_layer_wins_and_renames_primary() -> None:
 
 
 def test_provenance_names_the_layer_of_each_value(platform) -> None:  # type: ignore[no-untyped-def]
-    from podtemplate.plugins import define_roles
+    from podtemplate.dispatch import define_roles
     from podtemplate.render import make_context
-    from podtemplate.resolve import resolve_pod
+    from podtemplate.resolve.pod import resolve_pod
 
     @task(pod_template_name="base", env={"FOO": "2"})
     def job() -> None: ...

@@ -22,7 +22,7 @@ from podtemplate import (
     render,
     task,
 )
-from podtemplate.plugins import build_plugin_manager
+from podtemplate.dispatch import build_plugin_manager
 from podtemplate.testing import assert_valid_pod_template, container, env_of
 
 GPU = """

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from podtemplate import PlatformConfigError, TemplateFileError, load_platform
 from podtemplate.errors import InvalidQuantityError
-from podtemplate.store import FolderTemplateStore, find_template
+from podtemplate.files.store import FolderTemplateStore, find_template
 
 
 def write(folder: Path, name: str, text: str) -> Path:

@@ -8,8 +8,8 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from podtemplate._yaml_emit import Unsupported, emit
-from podtemplate.yamlio import _DUMP_OPTIONS, _Dumper, dump_yaml
+from podtemplate.files._yaml_emit import Unsupported, emit
+from podtemplate.files.yamlio import _DUMP_OPTIONS, _Dumper, dump_yaml
 
 
 def pyyaml(document: Any) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from importlib import metadata as _metadata
 
 from .context import RenderContext
+from .dispatch import build_plugin_manager
 from .errors import (
     DefinitionError,
     InputError,
@@ -27,15 +28,14 @@ from .errors import (
 )
 from .hookspecs import hookimpl
 from .manifest import get_path, object_metadata, place, pod_manifest
-from .merge import merge
-from .model import ConfigModel, PodTemplate, Resources, Role
+from .merge.engine import merge
+from .model.roles import FieldDecl, RoleSpec, TaskType
+from .model.task import Task, task
+from .model.templates import ConfigModel, PodTemplate, Resources, Role
 from .platform import Platform, load_platform
-from .plugins import build_plugin_manager
 from .render import make_context, render, render_task
-from .resolve import resolve_pod
-from .roles import FieldDecl, RoleSpec, TaskType
+from .resolve.pod import resolve_pod
 from .runtime import function_entrypoint
-from .task import Task, task
 
 __version__ = _metadata.version("podtemplate")
 

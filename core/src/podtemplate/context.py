@@ -11,8 +11,8 @@ from .platform import Platform
 if TYPE_CHECKING:
     import pluggy
 
-    from .model import PodTemplate
-    from .store import TemplateStore
+    from .files.store import TemplateStore
+    from .model.templates import PodTemplate
 
 __all__ = ["RenderContext", "Warning_"]
 

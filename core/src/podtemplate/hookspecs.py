@@ -1,6 +1,6 @@
 """The hook specification of podtemplate.
 
-Every hook is called only through the typed functions of :mod:`podtemplate.plugins`; a
+Every hook is called only through the typed functions of :mod:`podtemplate.dispatch`; a
 plugin implements the hooks it needs with ``@podtemplate.hookimpl``. Built-in features (the
 Python task type, the folder template store) are plugins on these same hooks.
 """
@@ -14,10 +14,10 @@ import pluggy
 
 if TYPE_CHECKING:
     from .context import RenderContext
-    from .model import PodTemplate
-    from .roles import RoleSpec, TaskType
-    from .store import TemplateStore
-    from .task import Task
+    from .files.store import TemplateStore
+    from .model.roles import RoleSpec, TaskType
+    from .model.task import Task
+    from .model.templates import PodTemplate
 
 __all__ = ["hookspec", "hookimpl", "PROJECT"]
 
@@ -31,7 +31,7 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
     """Declare the task types this plugin provides.
 
     Called once, when the plugin manager is built. Takes no arguments. Returns a sequence
-    of :class:`~podtemplate.roles.TaskType` (empty for a plugin that adds no task type).
+    of :class:`~podtemplate.model.roles.TaskType` (empty for a plugin that adds no task type).
     Two plugins declaring the same name is an error. Must not mutate anything.
     """
     raise NotImplementedError
@@ -43,7 +43,7 @@ def podtemplate_define_roles(task: Task, context: RenderContext) -> Sequence[Rol
 
     Called once per task per render, before any pod is resolved. ``task`` is the task
     being rendered, ``context`` the render context (platform, store, warnings). Returns
-    the task's :class:`~podtemplate.roles.RoleSpec` list in manifest order, or None when
+    the task's :class:`~podtemplate.model.roles.RoleSpec` list in manifest order, or None when
     ``task.task_type`` is not this plugin's (the first non-None answer wins). Must not
     mutate ``task`` or ``context``; may call ``context.warn``.
     """
@@ -74,7 +74,7 @@ def podtemplate_make_template_store(context: RenderContext) -> TemplateStore | N
     """Provide the store that cluster templates are looked up in.
 
     Called at most once per render, the first time a template is needed. Returns a
-    :class:`~podtemplate.store.TemplateStore`, or None to let the next plugin answer (the
+    :class:`~podtemplate.files.store.TemplateStore`, or None to let the next plugin answer (the
     built-in folder store answers when ``context.platform.templates`` is set). Must not
     mutate ``context``.
     """

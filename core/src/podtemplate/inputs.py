@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .errors import InputError
-from .task import Task
+from .model.task import Task
 
 __all__ = ["parse_input_pairs", "inputs_for"]
 

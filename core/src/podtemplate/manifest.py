@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .context import RenderContext
-from .task import Task
+from .model.task import Task
 
 __all__ = ["object_metadata", "pod_manifest", "place", "get_path"]
 

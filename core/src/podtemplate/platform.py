@@ -8,9 +8,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import PlatformConfigError, PodTemplateError
-from .names import check_dns1123_label, check_quantity
-from .podspec import validate_pod_spec
-from .yamlio import load_path
+from .files.yamlio import load_path
+from .model.names import check_dns1123_label, check_quantity
+from .model.podspec import validate_pod_spec
 
 __all__ = ["Platform", "DefaultResources", "load_platform"]
 

@@ -9,10 +9,10 @@ from typing import Any
 from .context import RenderContext
 from .hookspecs import hookimpl
 from .manifest import pod_manifest
-from .model import PodTemplate
-from .roles import FieldDecl, RoleSpec, TaskType
+from .model.roles import FieldDecl, RoleSpec, TaskType
+from .model.task import Task
+from .model.templates import PodTemplate
 from .runtime import function_entrypoint
-from .task import Task
 
 TASK_TYPE = TaskType(name="python", distribution="podtemplate",
                      description="a Python function in one v1 Pod")

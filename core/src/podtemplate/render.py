@@ -9,13 +9,13 @@ from typing import Any
 import pluggy
 
 from .context import RenderContext
+from .dispatch import build_manifests, build_plugin_manager, check_manifest, define_roles
 from .errors import ManifestValidationError, PodTemplateError
 from .inputs import check_inputs_known
-from .model import PodTemplate
+from .model.task import Task
+from .model.templates import PodTemplate
 from .platform import Platform, load_platform
-from .plugins import build_manifests, build_plugin_manager, check_manifest, define_roles
-from .resolve import resolve_pod
-from .task import Task
+from .resolve.pod import resolve_pod
 
 __all__ = ["render", "iter_render", "render_task", "make_context"]
 

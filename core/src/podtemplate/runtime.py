@@ -8,7 +8,7 @@ from .context import RenderContext
 from .errors import DefinitionError
 from .executor import executor_command
 from .inputs import inputs_for
-from .task import Task
+from .model.task import Task
 
 __all__ = ["function_entrypoint"]
 

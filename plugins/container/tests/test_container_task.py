@@ -16,7 +16,7 @@ from podtemplate import (
     build_plugin_manager,
     render,
 )
-from podtemplate.plugins import task_types
+from podtemplate.dispatch import task_types
 from podtemplate.testing import assert_valid_pod, container, env_of
 from podtemplate_container import ContainerTask
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from podtemplate import DefinitionError, Platform, PodTemplate, Role, render, task
-from podtemplate.cli import main
+from podtemplate.cli.main import main
 from podtemplate_dask import Dask
 
 IMAGE = "ghcr.io/dask/dask:2024.12.1"

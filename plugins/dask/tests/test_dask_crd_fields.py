@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 from podtemplate import PodTemplate, Role, make_context, task
-from podtemplate.cli import main
+from podtemplate.cli.main import main
 from podtemplate.render import render_task
 from podtemplate_dask import ROLE_PATHS, Dask, _crd_fields, define_roles, strip_unknown_fields
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from podtemplate.cli import main
+from podtemplate.cli.main import main
 from podtemplate.manifest import get_path
 from podtemplate.testing import rendered_documents
 from podtemplate_dask import ROLE_PATHS

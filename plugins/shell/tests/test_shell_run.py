@@ -11,7 +11,7 @@ from typing import Any
 
 from click.testing import CliRunner
 from kubernetes.client import V1ConfigMap
-from podtemplate.cli import main
+from podtemplate.cli.main import main
 from podtemplate.testing import assert_valid_pod, rendered_documents
 from podtemplate_shell import SCRIPT_DIR
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from podtemplate import Platform, RenderContext, Task
-from podtemplate.plugins import build_plugin_manager
+from podtemplate.dispatch import build_plugin_manager
 from podtemplate.render import make_context, render_task
 
 CRD_FILE = "sparkoperator.k8s.io_sparkapplications.yaml"

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
-from podtemplate.cli import main
+from podtemplate.cli.main import main
 from podtemplate.testing import rendered_documents
 
 REPO = Path(__file__).resolve().parents[3]

@@ -318,9 +318,9 @@ def test_build_places_the_resolved_pods_unchanged(spark_plugin_manager: Any) -> 
     the role pods it is given."""
     import copy
 
-    from podtemplate.plugins import build_manifests, define_roles
+    from podtemplate.dispatch import build_manifests, define_roles
     from podtemplate.render import make_context
-    from podtemplate.resolve import resolve_pod
+    from podtemplate.resolve.pod import resolve_pod
 
     app = jvm_app(pod_template=PodTemplate(pod_spec=FULL_TEMPLATE))
     context = make_context(platform=Platform(defaultImage="python:3.11"),

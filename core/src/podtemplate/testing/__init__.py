@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..conformance.kit import Kit, SampleTaskFactory
+from ..conformance.probe import Probe, ProbeField, build_probe, default_probe
+from ..conformance.results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome
+from ..schemas.crd import Crd, CrdProblem, crd_for, validate_custom_resource
+from ..schemas.source import SchemaSource, load_schema_source, schemas_dir
 from .assertions import (
     assert_valid_custom_resource,
     assert_valid_pod,
@@ -18,11 +23,6 @@ from .assertions import (
     env_of,
 )
 from .cli import render_cli, render_without_distribution, rendered_documents
-from .crd import Crd, CrdProblem, crd_for, validate_custom_resource
-from .kit import Kit, SampleTaskFactory
-from .probe import Probe, ProbeField, build_probe, default_probe
-from .results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome
-from .schema import SchemaSource, load_schema_source, schemas_dir
 
 if TYPE_CHECKING:
     from .conformance import ConformanceSuite

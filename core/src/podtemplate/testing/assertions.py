@@ -43,7 +43,7 @@ def env_of(container_: Mapping[str, Any]) -> dict[str, str | None]:
 def assert_valid_custom_resource(manifest: Mapping[str, Any], crd_file: str) -> None:
     """A custom resource validated against the real CRD ``crd_file`` from the shared
     schemas, unknown (pruned) fields included; skips the test when the CRD is absent."""
-    from .crd import crd_for, validate_custom_resource
+    from ..schemas.crd import crd_for, validate_custom_resource
 
     crd = crd_for(crd_file)
     if crd is None:

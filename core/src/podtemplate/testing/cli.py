@@ -35,7 +35,7 @@ main(argv, prog_name="podtemplate")
 
 def render_cli(*args: str) -> Result:
     """``podtemplate render ARGS...`` in this process."""
-    from ..cli import main  # here: the CLI's own commands import this package
+    from ..cli.main import main  # here: the CLI's own commands import this package
 
     return CliRunner().invoke(main, ["render", *args], catch_exceptions=False)
 

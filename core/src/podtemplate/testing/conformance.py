@@ -25,15 +25,15 @@ from typing import ClassVar
 
 import pytest
 
-from .kit import Kit, SampleTaskFactory
-from .pod_checks import (
+from ..conformance.kit import Kit, SampleTaskFactory
+from ..conformance.pod_checks import (
     crd_findings,
     crd_missing_reason,
     determinism_findings,
     pod_findings,
     shape_findings,
 )
-from .results import LAYER_NAMES, LAYERS, Finding
+from ..conformance.results import LAYER_NAMES, LAYERS, Finding
 
 __all__ = ["ConformanceSuite"]
 

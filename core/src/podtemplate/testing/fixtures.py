@@ -10,7 +10,7 @@ from pathlib import Path
 import pluggy
 import pytest
 
-from ..plugins import build_plugin_manager
+from ..dispatch import build_plugin_manager
 
 __all__ = ["plugin_manager", "templates_dir"]
 

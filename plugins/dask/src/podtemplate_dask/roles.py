@@ -20,8 +20,8 @@ from podtemplate import (
     Task,
     function_entrypoint,
 )
-from podtemplate.names import parse_quantity
-from podtemplate.resolve import task_layers
+from podtemplate.model.names import parse_quantity
+from podtemplate.resolve.pod import task_layers
 
 from ._crd_fields import NEWER_FIELDS
 from .config import (

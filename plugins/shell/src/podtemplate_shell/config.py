@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError
-from podtemplate.model import EnvValue
-from podtemplate.names import check_env_name
+from podtemplate.model.names import check_env_name
+from podtemplate.model.templates import EnvValue
 from pydantic import Field, field_validator
 
 __all__ = ["ShellConfig", "MAX_SCRIPT_BYTES", "normalize_inputs"]

@@ -1,0 +1,124 @@
+"""``podtemplate coverage`` and ``podtemplate plugins``: what the installed plugins are and
+how much of a pod template reaches each of their pods."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..dispatch import build_plugin_manager, define_roles, plugin_infos, task_types
+from ..errors import PluginError, PodTemplateError
+from ..render import make_context
+
+__all__ = ["coverage_command", "plugins_command"]
+
+
+def _clean_errors(run: Any) -> Any:
+    from .main import clean_errors  # the CLI's one error printer (cli imports this module)
+
+    return clean_errors(run)
+
+
+@click.command("coverage")
+@click.option("--plugin", "plugins", multiple=True, metavar="NAME",
+              help="A task type (or its distribution) to cover; repeatable. Default: all.")
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown", "json", "html"]),
+              default="table", show_default=True)
+@click.option("--output", "-o", default="-", show_default=True,
+              help="'-' for stdout, or a file to write.")
+@click.option("--schema", type=click.Path(dir_okay=False, exists=True),
+              help="Kubernetes OpenAPI document to build the probe from (default: the "
+              "shared one if found, else the built-in copy).")
+def coverage_command(plugins: tuple[str, ...], fmt: str, output: str,
+                     schema: str | None) -> None:
+    """The matrix of task type x role x field: applied, operator-owned, unsupported
+    (reason) or LOST. Exits 1 when a field is LOST or a conformance check fails."""
+    _clean_errors(_coverage)(plugins, fmt, output, schema)
+
+
+def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | None) -> None:
+    from ..conformance.probe import build_probe, default_probe
+    from ..coverage.html import to_html
+    from ..coverage.matrix import coverage
+    from ..coverage.text import to_json, to_markdown, to_table
+    from ..schemas.source import load_schema_source
+
+    probe = build_probe(load_schema_source(schema)) if schema else default_probe()
+    report = coverage(_select(plugins), probe=probe)
+    writer = {"table": to_table, "markdown": to_markdown, "json": to_json, "html": to_html}
+    text = writer[fmt](report)
+    if output == "-":
+        click.echo(text, nl=False)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {output}", err=True)
+    if report.failed:
+        click.echo(f"coverage: {report.lost} field(s) LOST; "
+                   f"{sum(len(p.problems) for p in report.plugins)} conformance failure(s)",
+                   err=True)
+        sys.exit(1)
+
+
+def _select(names: tuple[str, ...]) -> list[str] | None:
+    """Task types named directly or through their distribution."""
+    if not names:
+        return None
+    installed = task_types(build_plugin_manager())
+    chosen: list[str] = []
+    for name in names:
+        matches = [t for t, info in installed.items() if name in (t, info.distribution)]
+        if not matches:
+            raise PluginError(f"no installed plugin named {name!r}",
+                              fix=f"choose from: {', '.join(sorted(installed))}")
+        chosen += [m for m in matches if m not in chosen]
+    return chosen
+
+
+@click.command("plugins")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
+              show_default=True)
+def plugins_command(fmt: str) -> None:
+    """Installed plugins: distribution, version, task types and their roles."""
+    _clean_errors(_plugins)(fmt)
+
+
+def _plugins(fmt: str) -> None:
+    manager = build_plugin_manager()
+    entries: list[dict[str, Any]] = []
+    for info in plugin_infos(manager):
+        entries.append({
+            "plugin": info.name, "distribution": info.distribution, "version": info.version,
+            "taskTypes": [_task_type(manager, t) for t in info.task_types],
+        })
+    if fmt == "json":
+        click.echo(json.dumps(entries, indent=2))
+        return
+    for entry in entries:
+        click.echo(f"{entry['plugin']}  {entry['distribution']} {entry['version']}")
+        for task_type in entry["taskTypes"]:
+            roles = ", ".join(task_type["roles"]) or task_type.get("rolesError", "-")
+            crd = f", CRD {task_type['crd']}" if task_type["crd"] else ""
+            click.echo(f"  {task_type['name']}: {task_type['apiVersion']} "
+                       f"{task_type['kind']}{crd}; roles: {roles}")
+
+
+def _task_type(manager: Any, task_type: Any) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": task_type.name, "kind": task_type.kind,
+                             "apiVersion": task_type.api_version, "crd": task_type.crd_file,
+                             "description": task_type.description, "roles": []}
+    try:
+        task = manager.hook.podtemplate_make_sample_task(
+            task_type=task_type.name, pod_template=None, pod_template_name=None,
+            role_templates={})
+        if task is None:
+            entry["rolesError"] = "(no sample task to read them from)"
+            return entry
+        roles = define_roles(task, make_context(plugin_manager=manager))
+        entry["roles"] = [role.name for role in roles]
+    except PodTemplateError as error:
+        entry["rolesError"] = f"(roles unknown: {error})"
+    return entry

@@ -1,0 +1,111 @@
+"""Render targets: Python files, folders or modules, optionally ``:task``."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import traceback
+from pathlib import Path
+from types import ModuleType
+
+from ..errors import MissingPluginError, PodTemplateError, TargetError
+from ..model.task import Task
+
+__all__ = ["collect_tasks", "load_module"]
+
+
+def _module_name_for(path: Path) -> tuple[str, Path]:
+    """Dotted module name of a file and the folder to put on sys.path for it: walk up
+    through packages (folders with __init__.py)."""
+    path = path.resolve()
+    parts = [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").exists():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(parts), folder
+
+
+def _import_error(target: str, error: BaseException) -> PodTemplateError:
+    if isinstance(error, PodTemplateError):
+        return error.located(file=target)
+    missing = error.name or "" if isinstance(error, ModuleNotFoundError) else ""
+    if missing.startswith("podtemplate_"):
+        kind = missing.split(".")[0].removeprefix("podtemplate_")
+        return MissingPluginError(f"the task type '{kind}' is not installed", file=target,
+                                  fix=f"pip install podtemplate-{kind}")
+    frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
+    where = f" at {frame.filename}:{frame.lineno}" if frame else ""
+    return TargetError(f"importing failed: {type(error).__name__}: {error}{where}",
+                       file=target, fix="fix the error in the module")
+
+
+def load_module(target: str) -> ModuleType:
+    path = Path(target)
+    if path.suffix == ".py" or path.exists():
+        if not path.is_file():
+            raise TargetError("file not found", file=target,
+                              fix="give an existing .py file, folder or an importable module")
+        name, root = _module_name_for(path)
+        loaded = sys.modules.get(name)
+        loaded_from = Path(getattr(loaded, "__file__", "") or "").resolve()
+        if loaded is not None and loaded_from != path.resolve():
+            raise TargetError(f"a different module named {name!r} is already imported "
+                              f"from {loaded.__file__}", file=target,
+                              fix="rename the file or its package so module names differ")
+        if str(root) not in sys.path:
+            sys.path.insert(0, str(root))
+        importlib.invalidate_caches()
+    else:
+        name = target
+    try:
+        spec = importlib.util.find_spec(name)
+    except ModuleNotFoundError:
+        spec = None
+    if spec is None:
+        raise TargetError("module not found", file=target,
+                          fix="give a .py file path or a module importable from here")
+    try:
+        return importlib.import_module(name)
+    except TargetError:
+        raise
+    except Exception as error:
+        raise _import_error(target, error) from None
+
+
+def _tasks_of(module: ModuleType) -> list[tuple[str, Task]]:
+    return [(attr, value) for attr, value in vars(module).items() if isinstance(value, Task)]
+
+
+def collect_tasks(targets: list[str]) -> list[Task]:
+    """The tasks of each target in order; ``file.py:name`` selects one task (by attribute
+    or task name); a folder means each of its ``.py`` files not starting with ``_``."""
+    tasks: list[Task] = []
+    for target in targets:
+        spec, _, selector = target.rpartition(":") if _has_selector(target) else (target, "", "")
+        spec = spec or target
+        files = sorted(Path(spec).glob("*.py")) if Path(spec).is_dir() else [None]
+        for file in files:
+            if file is not None and file.name.startswith("_"):
+                continue
+            module_target = str(file) if file is not None else spec
+            found = _tasks_of(load_module(module_target))
+            if selector:
+                found = [(a, t) for a, t in found if selector in (a, t.name)]
+                if not found:
+                    raise TargetError(f"task {selector!r} not found", file=module_target,
+                                      fix="name a task defined in the module")
+            tasks.extend(t for _, t in found)
+    seen: dict[str, Task] = {}
+    for task in tasks:
+        if task.name in seen and seen[task.name] is not task:
+            raise TargetError(f"two tasks are named {task.name!r}", task=task.name,
+                              fix="give one of them another name= so their objects differ")
+        seen[task.name] = task
+    return list(seen.values())
+
+
+def _has_selector(target: str) -> bool:
+    head, sep, tail = target.rpartition(":")
+    return bool(sep) and bool(tail) and "/" not in tail and "\\" not in tail and len(head) > 1

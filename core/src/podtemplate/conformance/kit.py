@@ -1,0 +1,395 @@
+"""The conformance kit's engine: render a task type's sample task with the probe at each
+layer, find every role's pod and report, per role and field, what reached it.
+
+Pure library code (no pytest): :class:`~podtemplate.testing.ConformanceSuite` and
+``podtemplate coverage`` are thin shells over :class:`Kit`.
+
+How a field is judged, for one role at one layer: the kit resolves the role's pod the way
+core does but without the plugin's operator layer (the *ideal* pod), keeps the part of the
+probe value that survives there (a task's own image, say, overrides a template's image at
+layers 1-2), and requires that part in the rendered pod found at ``RoleSpec.template_path``,
+and not pruned by the operator's CRD. Declarations on the role (``owned``/``unsupported``
+:class:`~podtemplate.FieldDecl`) exempt a field; a declaration whose reason starts with
+``native:`` names the manifest path where the operator takes the value instead, and the
+kit checks the value is there.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from ..dispatch import build_plugin_manager, define_roles, task_types
+from ..errors import PluginError, PodTemplateError
+from ..hookspecs import hookimpl
+from ..model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType
+from ..model.task import Task
+from ..model.templates import PodTemplate
+from ..platform import Platform
+from ..render import make_context, render_task
+from ..resolve.pod import resolve_pod
+from .compare import MISSING, contains, field_value, overlap, walk, without
+from .pod_checks import pruned_fields
+from .probe import PRIMARY, Probe, ProbeField, default_probe
+from .results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome, Result
+
+__all__ = ["Kit", "Finding", "Outcome", "Rendered", "RolePod", "LAYERS", "LAYER_NAMES",
+           "NATIVE", "SampleTaskFactory"]
+
+SampleTaskFactory = Callable[[PodTemplate | None, str | None, Mapping[str, PodTemplate]], Task]
+
+
+@dataclass(frozen=True)
+class RolePod:
+    """Where a role's pod was found: the manifest, its index and the pod inside it."""
+
+    index: int
+    manifest: Mapping[str, Any]
+    pod: Mapping[str, Any]
+    path: str
+    primary: str
+
+
+@dataclass
+class Rendered:
+    """One render of the sample task, with what the kit derived from it."""
+
+    task: Task | None
+    manifests: list[dict[str, Any]] = field(default_factory=list)
+    roles: list[RoleSpec] = field(default_factory=list)
+    pods: dict[str, RolePod | None] = field(default_factory=dict)
+    ideal: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    error: str | None = None
+
+
+class ProbeStore:
+    """A template store plugin holding the probe variants as cluster templates."""
+
+    def __init__(self, templates: Mapping[str, PodTemplate]) -> None:
+        self.templates = dict(templates)
+
+    @hookimpl
+    def podtemplate_make_template_store(self, context: Any) -> ProbeStore:
+        return self
+
+    def get(self, namespace: str, name: str) -> PodTemplate | None:
+        return self.templates.get(name)
+
+    def names(self) -> list[tuple[str, str]]:
+        return sorted(("default", name) for name in self.templates)
+
+
+def store_name(variant: int) -> str:
+    return f"podtemplate-probe-{variant}"
+
+
+def native_path(decl: FieldDecl) -> str | None:
+    """The manifest path of a ``native:`` declaration (``native: spec.driver.serviceAccount
+    (why...)`` -> ``spec.driver.serviceAccount``), else None."""
+    if not decl.reason.startswith(NATIVE):
+        return None
+    words = decl.reason[len(NATIVE):].split()
+    return words[0] if words else None
+
+
+class Kit:
+    """The conformance kit for one task type.
+
+    ``make_sample_task(pod_template, pod_template_name, role_templates)`` builds the
+    sample task; by default the plugins' ``podtemplate_make_sample_task`` hook does.
+    ``extra_plugins`` are registered on the plugin manager besides the installed ones.
+    """
+
+    def __init__(self, task_type: str, *, extra_plugins: Iterable[object] = (),
+                 make_sample_task: SampleTaskFactory | None = None,
+                 probe: Probe | None = None, platform: Platform | None = None) -> None:
+        self.task_type = task_type
+        self.probe = probe or default_probe()
+        store = ProbeStore({store_name(v): t for v, t in enumerate(self.probe.templates)})
+        self.manager = build_plugin_manager([*extra_plugins, store])
+        self.platform = platform or Platform()
+        self._make = make_sample_task or self._from_hook
+        self._renders: dict[tuple[str, int], Rendered] = {}
+        self._layers: dict[str, tuple[list[Outcome], list[Finding]]] = {}
+        self._snapshot = _fingerprint(self.probe.templates)
+
+    # ------------------------------------------------------------------ the task type
+
+    @cached_property
+    def info(self) -> TaskType:
+        try:
+            return task_types(self.manager)[self.task_type]
+        except KeyError:
+            raise PluginError(f"task type {self.task_type!r} is not installed",
+                              fix=f"pip install podtemplate-{self.task_type}") from None
+
+    @property
+    def plugin(self) -> str:
+        return f"plugin {self.info.distribution} (task type '{self.task_type}')"
+
+    def _from_hook(self, pod_template: PodTemplate | None, pod_template_name: str | None,
+                   role_templates: Mapping[str, PodTemplate]) -> Task:
+        task = self.manager.hook.podtemplate_make_sample_task(
+            task_type=self.task_type, pod_template=pod_template,
+            pod_template_name=pod_template_name, role_templates=role_templates)
+        if task is None:
+            raise PluginError(f"no plugin makes a sample task of type {self.task_type!r}",
+                              fix="implement the podtemplate_make_sample_task hook")
+        return task  # type: ignore[no-any-return]
+
+    def sample_task(self, pod_template: PodTemplate | None = None,
+                    pod_template_name: str | None = None,
+                    role_templates: Mapping[str, PodTemplate] | None = None) -> Task:
+        return self._make(pod_template, pod_template_name, dict(role_templates or {}))
+
+    @cached_property
+    def baseline(self) -> Rendered:
+        """The sample task rendered without any probe."""
+        return self.render(self.sample_task())
+
+    @property
+    def role_names(self) -> list[str]:
+        return [role.name for role in self.baseline.roles]
+
+    # ------------------------------------------------------------------ rendering
+
+    def render(self, task: Task, override: PodTemplate | None = None) -> Rendered:
+        """Render ``task`` and locate every role's pod and ideal pod."""
+        context = make_context(platform=self.platform, override=override,
+                               plugin_manager=self.manager)
+        try:
+            manifests = render_task(task, context)
+            roles = define_roles(task, context)
+        except PodTemplateError as error:
+            return Rendered(task=task, error=str(error))
+        rendered = Rendered(task=task, manifests=manifests, roles=roles)
+        for role in roles:
+            rendered.pods[role.name] = self._locate(role, manifests, task)
+            try:
+                ideal_role = dataclasses.replace(role, operator_layer={})
+                rendered.ideal[role.name] = resolve_pod(task, ideal_role, context)
+            except PodTemplateError:
+                rendered.ideal[role.name] = None
+        return rendered
+
+    def _locate(self, role: RoleSpec, manifests: Sequence[dict[str, Any]],
+                task: Task) -> RolePod | None:
+        own = task.pod_template.primary_container_name if task.pod_template else PRIMARY
+        primary = role.container_name or own
+        found = []
+        for index, manifest in enumerate(manifests):
+            pod = walk(manifest, role.template_path)
+            if isinstance(pod, Mapping) and isinstance(pod.get("spec"), Mapping):
+                found.append(RolePod(index, manifest, pod, role.template_path, primary))
+        for candidate in found:
+            labels = (candidate.pod.get("metadata") or {}).get("labels") or {}
+            if labels.get("podtemplate.io/role") == role.name:
+                return candidate
+        return found[0] if found else None
+
+    def layer_render(self, layer: str, variant: int) -> Rendered:
+        """The sample task with probe variant ``variant`` at ``layer`` (cached)."""
+        key = (layer, variant)
+        if key not in self._renders:
+            template = self.probe.templates[variant]
+            try:
+                if layer == "cluster":
+                    task = self.sample_task(pod_template_name=store_name(variant))
+                elif layer == "task":
+                    task = self.sample_task(pod_template=template)
+                elif layer == "role":
+                    task = self.sample_task(role_templates=dict.fromkeys(self.role_names,
+                                                                         template))
+                else:
+                    task = self.sample_task()
+            except PodTemplateError as error:
+                self._renders[key] = Rendered(task=None, error=f"make_sample_task: {error}")
+                return self._renders[key]
+            self._renders[key] = self.render(task, template if layer == "override" else None)
+        return self._renders[key]
+
+    def renders(self) -> Iterable[tuple[str, int, Rendered]]:
+        for layer in LAYERS:
+            for variant in range(len(self.probe.templates)):
+                yield layer, variant, self.layer_render(layer, variant)
+
+    # ------------------------------------------------------------------ the probe check
+
+    def probe_layer(self, layer: str) -> tuple[list[Outcome], list[Finding]]:
+        """Outcomes of every probed field for every role at ``layer``, and the failures."""
+        if layer not in self._layers:
+            self._layers[layer] = self._probe_layer(layer)
+        return self._layers[layer]
+
+    def _probe_layer(self, layer: str) -> tuple[list[Outcome], list[Finding]]:
+        outcomes: list[Outcome] = []
+        findings: list[Finding] = []
+        for variant in range(len(self.probe.templates)):
+            rendered = self.layer_render(layer, variant)
+            fields = [f for f in self.probe.fields if f.variant == variant]
+            if rendered.error is not None:
+                findings.append(Finding("render", self.plugin, rendered.error, layer=layer))
+                outcomes += [Outcome(role, f.path, layer, "lost", f"render failed: "
+                                     f"{rendered.error}")
+                             for role in self.role_names for f in fields]
+                continue
+            pruned = pruned_fields(self, rendered)
+            for role in rendered.roles:
+                carried = self._carried(layer, variant, rendered, role)
+                if carried is not None:
+                    if carried:
+                        findings.append(Finding("sample", self.plugin, carried,
+                                                role=role.name, layer=layer))
+                    outcomes += [Outcome(role.name, f.path, layer, "n/a", carried or
+                                         "the role takes no role template") for f in fields]
+                    continue
+                for f in fields:
+                    outcome = self._judge(layer, rendered, role, f, pruned)
+                    outcomes.append(outcome)
+                    if outcome.result == "lost":
+                        findings.append(Finding("probe", self.plugin, outcome.reason,
+                                                role=role.name, field=f.path, layer=layer))
+        return outcomes, findings
+
+    def _carried(self, layer: str, variant: int, rendered: Rendered,
+                 role: RoleSpec) -> str | None:
+        """None when the probe went into the task as asked; else "" for a role that has no
+        role template (layer 5 does not apply), or what the sample task got wrong."""
+        task = rendered.task
+        assert task is not None
+        template = self.probe.templates[variant]
+        if layer == "cluster" and task.pod_template_name != store_name(variant):
+            return "make_sample_task ignored pod_template_name"
+        if layer == "task" and task.pod_template != template:
+            return "make_sample_task ignored pod_template"
+        if layer == "role":
+            if role.role is None:
+                return ""
+            if role.role.pod_template != template:
+                return (f"make_sample_task ignored role_templates[{role.name!r}]: the role's "
+                        "pod_template is not the template passed in")
+        return None
+
+    def _judge(self, layer: str, rendered: Rendered, role: RoleSpec, probe_field: ProbeField,
+               pruned: Mapping[tuple[str, str], str]) -> Outcome:
+        path = probe_field.path
+        decl = role.declared(path)
+        if decl is not None and native_path(decl) is None:
+            kind: Result = "owned" if decl in role.owned else "unsupported"
+            return Outcome(role.name, path, layer, kind, decl.reason)
+        located = rendered.pods.get(role.name)
+        if located is None:
+            return Outcome(role.name, path, layer, "lost",
+                           f"no pod found at template_path {role.template_path!r} in any "
+                           "manifest of the task")
+        expected, consumed = self._expected(rendered, role, probe_field, located.primary)
+        if expected is MISSING and consumed is not None:  # the probed part is declared
+            kind = "owned" if consumed in role.owned else "unsupported"
+            return Outcome(role.name, path, layer, kind, f"{consumed.path}: {consumed.reason}")
+        if expected is MISSING:
+            return Outcome(role.name, path, layer, "untestable",
+                           _why_untestable(layer, role, path))
+        if decl is not None:
+            return _judge_native(role, path, layer, decl, located, expected)
+        if (role.name, path) in pruned:
+            return Outcome(role.name, path, layer, "lost", pruned[(role.name, path)])
+        actual = field_value(located.pod, path, located.primary)
+        if contains(actual, expected):
+            return Outcome(role.name, path, layer, "reached")
+        where = f"{located.path or 'the manifest'} of manifest #{located.index}"
+        return Outcome(role.name, path, layer, "lost",
+                       f"probe value did not reach the pod at {where}: expected "
+                       f"{_short(expected)}, found {_short(actual)}")
+
+    def _expected(self, rendered: Rendered, role: RoleSpec, probe_field: ProbeField,
+                  primary: str) -> tuple[Any, FieldDecl | None]:
+        """The part of the probe value the role must deliver, and the declaration that
+        took the last of it when declared sub-fields leave nothing."""
+        ideal = rendered.ideal.get(role.name)
+        resolved = (field_value(ideal, probe_field.path, primary) if ideal is not None
+                    else probe_field.value)
+        expected = overlap(probe_field.value, resolved)
+        for decl, subpath in sub_declarations(role, probe_field.path):
+            if expected is not MISSING:
+                expected = without(expected, subpath)
+                if expected is MISSING:
+                    return MISSING, decl
+        return expected, None
+
+    # ------------------------------------------------------------------ all layers
+
+    def outcomes(self) -> list[Outcome]:
+        return [o for layer in LAYERS for o in self.probe_layer(layer)[0]]
+
+    def unproven(self) -> list[Finding]:
+        """Fields never reached at any layer, for a role, without being lost or declared:
+        the sample task's own settings hide the probe everywhere, so nothing shows the
+        plugin would deliver them."""
+        settled: set[tuple[str, str]] = set()
+        seen: dict[tuple[str, str], list[str]] = {}
+        for outcome in self.outcomes():
+            key = (outcome.role, outcome.field)
+            if outcome.result in ("untestable", "n/a"):
+                seen.setdefault(key, []).append(outcome.reason)
+            else:
+                settled.add(key)
+        return [Finding("unproven", self.plugin, "the probe reached no layer for this role: "
+                        + "; ".join(sorted(set(reasons))), role=role, field=field)
+                for (role, field), reasons in seen.items() if (role, field) not in settled]
+
+    def inputs_unmutated(self) -> list[Finding]:
+        """The probe templates (inputs of every render) are unchanged after all renders."""
+        list(self.renders())
+        if _fingerprint(self.probe.templates) == self._snapshot:
+            return []
+        return [Finding("mutation", self.plugin, "a render mutated its input templates "
+                        "(a probe template changed); hooks must copy what they change")]
+
+
+def sub_declarations(role: RoleSpec, path: str) -> list[tuple[FieldDecl, str]]:
+    """Declared parts of the field ``path``, relative to it: ``resources.claims`` for a
+    declaration ``spec.containers[*].resources.claims`` and the field
+    ``spec.containers[x].resources``."""
+    item = re.search(r"\[([^\]]+)\]", path)
+    parts = []
+    for decl in (*role.owned, *role.unsupported):
+        concrete = decl.path.replace("[*]", f"[{item.group(1)}]") if item else decl.path
+        if concrete.startswith(path + "."):
+            parts.append((decl, concrete[len(path) + 1:]))
+    return parts
+
+
+def _judge_native(role: RoleSpec, path: str, layer: str, decl: FieldDecl, located: RolePod,
+                  expected: Any) -> Outcome:
+    target = native_path(decl)
+    assert target is not None
+    found = walk(located.manifest, target)
+    if contains(found, expected):
+        return Outcome(role.name, path, layer, "native", decl.reason)
+    return Outcome(role.name, path, layer, "lost",
+                   f"declared {decl.reason!r}, but {target} holds {_short(found)}, not "
+                   f"{_short(expected)}")
+
+
+def _why_untestable(layer: str, role: RoleSpec, path: str) -> str:
+    top = path.split(".")[1].split("[")[0] if path.startswith("spec.") else path
+    if role.inherit == "scheduling" and layer in ("task", "override") and (
+            top not in SCHEDULING_FIELDS and not path.startswith("metadata.")):
+        return "the role inherits only scheduling fields from the task (inherit='scheduling')"
+    return "the sample task's own settings override the probe value at this layer"
+
+
+def _short(value: Any) -> str:
+    text = "nothing" if value is MISSING else json.dumps(value, sort_keys=True, default=str)
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _fingerprint(templates: Sequence[PodTemplate]) -> str:
+    return json.dumps([copy.deepcopy((t.pod_spec, t.labels, t.annotations)) for t in templates],
+                      sort_keys=True)

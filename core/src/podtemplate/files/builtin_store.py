@@ -1,0 +1,20 @@
+"""Built-in plugin: the folder template store, answering when a template folder is set."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..hookspecs import hookimpl
+from .store import FolderTemplateStore
+
+if TYPE_CHECKING:
+    from ..context import RenderContext
+    from .store import TemplateStore
+
+
+@hookimpl(trylast=True)
+def podtemplate_make_template_store(context: RenderContext) -> TemplateStore | None:
+    platform = context.platform
+    if platform.templates is None:
+        return None
+    return FolderTemplateStore(platform.templates, platform.home_namespace)

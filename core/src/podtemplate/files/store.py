@@ -1,0 +1,85 @@
+"""Template stores: where cluster templates (layer 1) are looked up by name."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..errors import PodTemplateError, TemplateFileError, TemplateNotFoundError
+from ..model.templates import PodTemplate
+from .yamlio import load_path
+
+__all__ = ["TemplateStore", "FolderTemplateStore", "find_template"]
+
+
+class TemplateStore(Protocol):
+    def get(self, namespace: str, name: str) -> PodTemplate | None:
+        """The template ``namespace/name``, or None."""
+
+    def names(self) -> list[tuple[str, str]]:
+        """Every (namespace, name) the store holds, sorted."""
+
+
+class FolderTemplateStore:
+    """A folder of ``kind: PodTemplate`` manifests (``*.yaml``/``*.yml``, recursively,
+    multi-document allowed), as an admin would ``kubectl apply`` them. Files are read
+    and validated once, when the store is built."""
+
+    def __init__(self, folder: str | Path, home_namespace: str) -> None:
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise TemplateFileError("template folder does not exist", file=str(folder),
+                                    fix="point templates/--templates at a folder of "
+                                    "kind: PodTemplate files")
+        self._templates: dict[tuple[str, str], PodTemplate] = {}
+        files = sorted(p for p in self.folder.rglob("*") if p.suffix in {".yaml", ".yml"})
+        for path in files:
+            for document in load_path(path):
+                self._add(path, document, home_namespace)
+
+    def _add(self, path: Path, document: Any, home_namespace: str) -> None:
+        kind = document.get("kind") if isinstance(document, dict) else None
+        if kind != "PodTemplate":
+            raise TemplateFileError(
+                f"a template folder holds only kind: PodTemplate, found kind {kind!r}",
+                file=str(path), fix="move other manifests out of the template folder")
+        metadata = document.get("metadata") or {}
+        name = metadata.get("name")
+        if not name:
+            raise TemplateFileError("PodTemplate has no metadata.name", file=str(path),
+                                    fix="name the template", field="metadata.name")
+        key = (metadata.get("namespace") or home_namespace, name)
+        if key in self._templates:
+            raise TemplateFileError(f"template {key[0]}/{key[1]} is defined twice",
+                                    file=str(path), fix="keep one definition per name")
+        try:
+            self._templates[key] = PodTemplate.from_manifest(document, source=str(path))
+        except PodTemplateError as error:
+            raise error.located(file=str(path)) from None
+
+    def get(self, namespace: str, name: str) -> PodTemplate | None:
+        return self._templates.get((namespace, name))
+
+    def names(self) -> list[tuple[str, str]]:
+        return sorted(self._templates)
+
+
+def find_template(store: TemplateStore | None, name: str, namespaces: Sequence[str], *,
+                  required: bool) -> tuple[str, PodTemplate] | None:
+    """Look ``name`` up in each namespace in turn; returns ``(namespace, template)``.
+    A required (named) template that is missing is an error listing what exists."""
+    for namespace in namespaces:
+        found = store.get(namespace, name) if store is not None else None
+        if found is not None:
+            return namespace, found
+    if not required:
+        return None
+    existing = ", ".join(f"{ns}/{n}" for ns, n in store.names()) if store else ""
+    raise TemplateNotFoundError(
+        f"pod template {name!r} not found in namespaces {', '.join(namespaces)}; "
+        f"templates that exist: {existing or 'none'}",
+        fix="correct pod_template_name, or add the template to the template folder "
+        "(--templates / platform.yaml templates)",
+        field="pod_template_name",
+    )

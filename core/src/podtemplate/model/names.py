@@ -1,0 +1,156 @@
+"""Validators for the names and quantities Kubernetes accepts, used at definition time."""
+
+from __future__ import annotations
+
+import functools
+import re
+from decimal import Decimal
+
+from ..errors import InvalidNameError, InvalidQuantityError
+
+__all__ = [
+    "check_dns1123_label",
+    "check_dns1123_subdomain",
+    "check_env_name",
+    "env_name_ok",
+    "check_label_key",
+    "check_label_value",
+    "check_quantity",
+    "dns1123_label_ok",
+    "quantity_ok",
+    "to_dns1123",
+    "parse_quantity",
+]
+
+_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
+# Kubernetes accepts any printable ASCII but '=' for env var names; a POSIX shell name is
+# what a script can read back, so that is what we accept for task inputs.
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_LABEL_NAME = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$")
+# Suffixes of resource.Quantity: binary SI, decimal SI, or a decimal exponent.
+_QUANTITY = re.compile(
+    r"^[+-]?(\d+(\.\d*)?|\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E|[eE][+-]?\d+)?$"
+)
+
+
+@functools.lru_cache(maxsize=4096)  # container and volume names recur on every pod
+def dns1123_label_ok(value: str) -> bool:
+    """Whether the string ``value`` is a DNS-1123 label (the check, without an error)."""
+    return len(value) <= 63 and _LABEL.fullmatch(value) is not None
+
+
+def check_dns1123_label(value: str, *, what: str, field: str | None = None) -> str:
+    """Return ``value`` if it is a DNS-1123 label (container, volume, port names...)."""
+    if not isinstance(value, str) or not dns1123_label_ok(value):
+        raise InvalidNameError(
+            f"{what} {value!r} is not a valid DNS-1123 label",
+            fix="use at most 63 lowercase letters, digits and '-', starting and ending "
+            "with a letter or digit",
+            field=field,
+        )
+    return value
+
+
+def check_dns1123_subdomain(value: str, *, what: str, field: str | None = None) -> str:
+    """Return ``value`` if it is a DNS-1123 subdomain (object names)."""
+    if not isinstance(value, str) or len(value) > 253 or not _SUBDOMAIN.fullmatch(value):
+        raise InvalidNameError(
+            f"{what} {value!r} is not a valid DNS-1123 name",
+            fix="use lowercase letters, digits, '-' and '.', starting and ending with a "
+            "letter or digit, at most 253 characters",
+            field=field,
+        )
+    return value
+
+
+def to_dns1123(value: str) -> str:
+    """Turn a Python identifier such as ``train_model`` into an object name ``train-model``."""
+    name = re.sub(r"[^a-z0-9.-]+", "-", value.lower()).strip("-.")
+    return name[:63].rstrip("-.")
+
+
+@functools.lru_cache(maxsize=4096)  # the same few names, on every task of a render
+def env_name_ok(value: str) -> bool:
+    return _ENV_NAME.fullmatch(value) is not None
+
+
+def check_env_name(value: str, *, what: str = "environment variable name",
+                   field: str | None = None) -> str:
+    if not isinstance(value, str) or not env_name_ok(value):
+        raise InvalidNameError(
+            f"{what} {value!r} is not a valid environment variable name",
+            fix="use letters, digits and '_', not starting with a digit",
+            field=field,
+        )
+    return value
+
+
+def check_label_key(key: str, *, field: str | None = None) -> str:
+    prefix, _, name = key.rpartition("/") if isinstance(key, str) else ("", "", key)
+    ok = isinstance(key, str) and 0 < len(name) <= 63 and bool(_LABEL_NAME.fullmatch(name))
+    if ok and prefix:
+        ok = len(prefix) <= 253 and bool(_SUBDOMAIN.fullmatch(prefix))
+    if not ok:
+        raise InvalidNameError(
+            f"label or annotation key {key!r} is not valid",
+            fix="use an optional DNS subdomain prefix and '/', then at most 63 letters, "
+            "digits, '-', '_' or '.'",
+            field=field,
+        )
+    return key
+
+
+def check_label_value(value: str, *, field: str | None = None) -> str:
+    if not isinstance(value, str) or len(value) > 63 or not _LABEL_NAME.fullmatch(value):
+        raise InvalidNameError(
+            f"label value {value!r} is not valid",
+            fix="use at most 63 letters, digits, '-', '_' or '.', starting and ending "
+            "with a letter or digit",
+            field=field,
+        )
+    return value
+
+
+@functools.lru_cache(maxsize=4096)  # the same few quantities, on every task of a render
+def quantity_ok(text: str) -> bool:
+    """Whether the string ``text`` is a Kubernetes quantity (the check, without an error)."""
+    return _QUANTITY.fullmatch(text) is not None
+
+
+def check_quantity(value: object, *, field: str | None = None) -> str:
+    """Return a quantity as the string the API server would return (``2`` → ``"2"``)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise InvalidQuantityError(
+            f"resource quantity {value!r} is not a string or number",
+            fix='write a Kubernetes quantity such as "500m", "2" or "4Gi"',
+            field=field,
+        )
+    text = str(value) if not isinstance(value, float) else repr(value)
+    if not quantity_ok(text):
+        raise InvalidQuantityError(
+            f"{value!r} is not a Kubernetes quantity",
+            fix='write a number with an optional suffix such as "500m", "2", "4Gi" or "1e3"',
+            field=field,
+        )
+    return text
+
+
+_SUFFIX: dict[str, int | Decimal] = {
+    "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60,
+    "n": Decimal("1e-9"), "u": Decimal("1e-6"), "m": Decimal("1e-3"), "": 1,
+    "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,
+}
+
+
+@functools.lru_cache(maxsize=4096)  # pure; a platform uses a handful of quantities
+def parse_quantity(value: str) -> Decimal:
+    """The numeric value of a (valid) quantity: ``"500m"`` → 0.5, ``"1Gi"`` → 1073741824."""
+    match = _QUANTITY.fullmatch(value)
+    if not match:
+        raise InvalidQuantityError(f"{value!r} is not a Kubernetes quantity")
+    suffix = match.group(3) or ""
+    number = Decimal(value[: len(value) - len(suffix)] if suffix else value)
+    if suffix[:1] in ("e", "E"):
+        return number * Decimal(10) ** int(suffix[1:])
+    return number * Decimal(str(_SUFFIX[suffix]))

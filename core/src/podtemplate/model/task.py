@@ -1,0 +1,144 @@
+"""Tasks: a function (or a command) plus everything needed to build its pods."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar, overload
+
+from ..errors import DefinitionError, PodTemplateError
+from .names import check_dns1123_label, to_dns1123
+from .templates import EnvValue, PodTemplate, Resources, normalize_env
+
+__all__ = ["Task", "task", "task_type_of"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def task_type_of(config: Any) -> str:
+    """The task type a ``task_config`` selects: its class's ``task_type`` attribute."""
+    if config is None:
+        return "python"
+    task_type = getattr(type(config), "task_type", None)
+    if not isinstance(task_type, str):
+        raise DefinitionError(
+            f"task_config of type {type(config).__name__} does not name a task type",
+            fix="pass a config class from a podtemplate plugin, such as PyTorch(...)",
+            field="task_config",
+        )
+    return task_type
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Task:
+    """A task definition. Call it like the function it wraps.
+
+    Built by :func:`task` for Python functions, or by a plugin's task class (for example
+    ``ContainerTask``) with ``fn=None`` and its own ``task_type``.
+    """
+
+    name: str
+    task_type: str
+    fn: Callable[..., Any] | None = None
+    image: str | None = None
+    command: tuple[str, ...] | None = None
+    args: tuple[str, ...] | None = None
+    env: Mapping[str, EnvValue] = dataclasses.field(default_factory=dict)
+    requests: Resources | None = None
+    limits: Resources | None = None
+    pod_template: PodTemplate | None = None
+    pod_template_name: str | None = None
+    task_config: Any = None
+    interruptible: bool = False
+    override: PodTemplate | None = None
+    module: str | None = None
+    attribute: str | None = None
+
+    def __post_init__(self) -> None:
+        try:
+            check_dns1123_label(self.name, what="task name", field="name")
+            if self.image is not None and not str(self.image).strip():
+                raise DefinitionError("image is empty", field="image",
+                                      fix="give a container image such as python:3.11-slim")
+            if self.pod_template is not None and not isinstance(self.pod_template, PodTemplate):
+                raise DefinitionError("pod_template must be a PodTemplate", field="pod_template",
+                                      fix="wrap the pod spec: PodTemplate(pod_spec={...})")
+            if self.pod_template_name is not None and not self.pod_template_name:
+                raise DefinitionError("pod_template_name is empty", field="pod_template_name",
+                                      fix="name a template or leave pod_template_name unset")
+            normalize_env(self.env)
+            _check_gpu(self.requests, self.limits)
+        except PodTemplateError as error:
+            raise error.located(task=self.name) from None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.fn is None:
+            raise TypeError(f"task {self.name!r} is a {self.task_type} task, not a function")
+        return self.fn(*args, **kwargs)
+
+    @property
+    def signature(self) -> inspect.Signature | None:
+        return inspect.signature(self.fn) if self.fn is not None else None
+
+    def with_overrides(self, *, pod_template: PodTemplate | None = None) -> Task:
+        """A copy of this task carrying ``pod_template`` as its run override (layer 4),
+        merged over the task's own template and settings like any layer."""
+        if pod_template is not None and not isinstance(pod_template, PodTemplate):
+            raise DefinitionError("pod_template must be a PodTemplate", task=self.name,
+                                  field="with_overrides.pod_template",
+                                  fix="wrap the pod spec: PodTemplate(pod_spec={...})")
+        return dataclasses.replace(self, override=pod_template)
+
+
+def _check_gpu(requests: Resources | None, limits: Resources | None) -> None:
+    if requests and limits and requests.gpu and limits.gpu and requests.gpu != limits.gpu:
+        raise DefinitionError(
+            f"gpu request {requests.gpu} differs from gpu limit {limits.gpu}",
+            fix="Kubernetes needs the GPU request and limit equal: set one of them",
+            field="requests.gpu")
+
+
+@overload
+def task(fn: F, /) -> Task: ...
+
+
+@overload
+def task(
+    fn: None = None, /, *, name: str | None = None, image: str | None = None,
+    command: Sequence[str] | None = None, env: Mapping[str, EnvValue] | None = None,
+    requests: Resources | None = None, limits: Resources | None = None,
+    pod_template: PodTemplate | None = None, pod_template_name: str | None = None,
+    task_config: Any = None, interruptible: bool = False,
+) -> Callable[[F], Task]: ...
+
+
+def task(
+    fn: Callable[..., Any] | None = None, /, *, name: str | None = None,
+    image: str | None = None, command: Sequence[str] | None = None,
+    env: Mapping[str, EnvValue] | None = None, requests: Resources | None = None,
+    limits: Resources | None = None, pod_template: PodTemplate | None = None,
+    pod_template_name: str | None = None, task_config: Any = None,
+    interruptible: bool = False,
+) -> Task | Callable[[Callable[..., Any]], Task]:
+    """Declare a task. ``task_config`` selects a distributed task type (``PyTorch(...)``);
+    without it the task runs as one ``v1 Pod``. ``command`` is for task types that run a
+    command instead of the function; Python tasks run the function through the executor."""
+
+    def wrap(function: Callable[..., Any]) -> Task:
+        task_name = name or to_dns1123(function.__name__)
+        task_type = task_type_of(task_config)
+        if command is not None and task_type == "python":
+            raise DefinitionError(
+                "command is not used by Python function tasks", task=task_name,
+                field="command", fix="drop command; the function itself is the entrypoint")
+        return Task(
+            name=task_name, task_type=task_type, fn=function, image=image,
+            command=tuple(command) if command is not None else None,
+            env=dict(env or {}), requests=requests, limits=limits, pod_template=pod_template,
+            pod_template_name=pod_template_name, task_config=task_config,
+            interruptible=interruptible, module=function.__module__,
+            attribute=function.__name__,
+        )
+
+    return wrap(fn) if fn is not None else wrap

@@ -1,0 +1,271 @@
+"""The shared concepts, spelled once: Resources, PodTemplate and Role."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+
+from ..errors import DefinitionError, InvalidNameError, PodTemplateError, TemplateFileError
+from ..files.yamlio import load_all
+from .names import (
+    check_dns1123_label,
+    check_env_name,
+    check_label_key,
+    check_label_value,
+    check_quantity,
+    env_name_ok,
+)
+from .podspec import normalize_pod_spec, validate_pod_spec
+
+__all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "normalize_env"]
+
+EnvValue = str | int | float | bool
+
+
+class Resources(BaseModel):
+    """Requests or limits of a container. ``gpu`` maps to the platform's GPU resource name
+    (``nvidia.com/gpu`` by default); any extended resource goes in ``extra``::
+
+        Resources(cpu="4", memory="16Gi", gpu=1, extra={"example.com/fpga": "1"})
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    cpu: str | None = None
+    memory: str | None = None
+    gpu: str | None = None
+    ephemeral_storage: str | None = None
+    extra: dict[str, str] = Field(default_factory=dict)
+
+    def __init__(self, cpu: Any = None, memory: Any = None, gpu: Any = None,
+                 ephemeral_storage: Any = None, extra: Mapping[str, Any] | None = None,
+                 **extended: Any) -> None:
+        merged = {**dict(extra or {}), **{k.replace("__", "/"): v for k, v in extended.items()}}
+        super().__init__(cpu=cpu, memory=memory, gpu=gpu,
+                         ephemeral_storage=ephemeral_storage, extra=merged)
+
+    @field_validator("cpu", "memory", "gpu", "ephemeral_storage", mode="before")
+    @classmethod
+    def _quantity(cls, value: Any) -> str | None:
+        return None if value is None else check_quantity(value)
+
+    @field_validator("extra", mode="before")
+    @classmethod
+    def _extra(cls, value: Any) -> dict[str, str]:
+        return {str(k): check_quantity(v, field=f"resources.{k}") for k, v in value.items()}
+
+    def to_k8s(self, gpu_resource_name: str = "nvidia.com/gpu") -> dict[str, str]:
+        """The resource map as it appears in ``resources.requests``/``limits`` (a new dict)."""
+        # Spelled out field by field: it runs for every task of every render.
+        out: dict[str, str] = {}
+        if self.cpu is not None:
+            out["cpu"] = self.cpu
+        if self.memory is not None:
+            out["memory"] = self.memory
+        if self.ephemeral_storage is not None:
+            out["ephemeral-storage"] = self.ephemeral_storage
+        if self.gpu is not None:
+            out[gpu_resource_name] = self.gpu
+        if self.extra:
+            out.update(self.extra)
+        return out
+
+
+def normalize_env(env: Mapping[str, EnvValue] | None, *,
+                  field: str = "env") -> list[dict[str, str]]:
+    """``{"A": 1}`` → ``[{"name": "A", "value": "1"}]``; booleans as ``true``/``false``."""
+    items = []
+    for name, value in (env or {}).items():
+        if type(name) is not str or not env_name_ok(name):
+            check_env_name(name, field=f"{field}.{name}")  # raises, naming the field
+        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        items.append({"name": name, "value": text})
+    return items
+
+
+class PodTemplate:
+    """A Kubernetes pod template carried by a task or a role.
+
+    ``pod_spec`` is a camelCase dict, a ``kubernetes.client`` V1PodSpec, or None. It is
+    validated strictly here, at definition time. ``primary_container_name`` names the
+    container in ``pod_spec`` that stands for the task's own container.
+    """
+
+    __slots__ = ("annotations", "labels", "pod_spec", "primary_container_name", "source")
+
+    def __init__(self, pod_spec: Any = None, primary_container_name: str = "primary",
+                 labels: Mapping[str, str] | None = None,
+                 annotations: Mapping[str, str] | None = None, *,
+                 source: str | None = None) -> None:
+        self.source = source
+        try:
+            if not primary_container_name:
+                raise DefinitionError(
+                    "primary_container_name is empty",
+                    fix="name the primary container, e.g. primary_container_name='primary'",
+                    field="primary_container_name")
+            check_dns1123_label(primary_container_name, what="primary_container_name",
+                                field="primary_container_name")
+            spec = normalize_pod_spec(pod_spec)
+            validate_pod_spec(spec)
+            self.labels = _check_metadata_map(labels, "metadata.labels", values=True)
+            self.annotations = _check_metadata_map(annotations, "metadata.annotations")
+        except PodTemplateError as error:
+            raise error.located(file=source) from None
+        self.pod_spec: dict[str, Any] = spec
+        self.primary_container_name = primary_container_name
+
+    @classmethod
+    def from_yaml(cls, path_or_text: str | Path, primary_container_name: str = "primary"
+                  ) -> PodTemplate:
+        """Load ``kind: PodTemplate``, ``kind: Pod`` or a bare PodSpec from a path or text."""
+        path = Path(path_or_text) if _looks_like_path(path_or_text) else None
+        if path is not None:
+            from ..files.yamlio import load_path
+
+            documents = load_path(path)
+        else:
+            documents = load_all(str(path_or_text))
+        source = str(path) if path else None
+        if len(documents) != 1:
+            raise TemplateFileError(f"expected one YAML document, found {len(documents)}",
+                                    fix="keep one template per string or file", file=source)
+        return cls.from_manifest(documents[0], primary_container_name, source=source)
+
+    @classmethod
+    def from_manifest(cls, document: Any, primary_container_name: str = "primary", *,
+                      source: str | None = None) -> PodTemplate:
+        if not isinstance(document, Mapping):
+            raise TemplateFileError("a pod template must be a mapping", file=source,
+                                    fix="write kind: PodTemplate, kind: Pod or a PodSpec")
+        kind = document.get("kind")
+        if kind == "PodTemplate":
+            body = document.get("template") or {}
+            metadata = body.get("metadata") or {}
+            spec = body.get("spec")
+        elif kind == "Pod":
+            metadata = document.get("metadata") or {}
+            spec = document.get("spec")
+        elif kind is None and "apiVersion" not in document:
+            metadata, spec = {}, document
+        else:
+            raise TemplateFileError(
+                f"kind {kind!r} is not a pod template", file=source,
+                fix="use kind: PodTemplate (apiVersion: v1), kind: Pod or a bare PodSpec")
+        return cls(spec, primary_container_name, labels=metadata.get("labels"),
+                   annotations=metadata.get("annotations"), source=source)
+
+    def layer(self) -> dict[str, Any]:
+        """A fresh PodTemplateSpec-shaped dict of this template, for merging."""
+        layer: dict[str, Any] = {"spec": copy.deepcopy(self.pod_spec)}
+        if self.labels or self.annotations:
+            layer["metadata"] = {"labels": dict(self.labels), "annotations": dict(self.annotations)}
+        return layer
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PodTemplate) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self.primary_container_name)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.pod_spec, self.primary_container_name, self.labels, self.annotations)
+
+    def __repr__(self) -> str:
+        return (f"PodTemplate(pod_spec={self.pod_spec!r}, "
+                f"primary_container_name={self.primary_container_name!r})")
+
+
+def _looks_like_path(value: str | Path) -> bool:
+    if isinstance(value, Path):
+        return True
+    suffix = Path(value).suffix
+    return "\n" not in value and ":" not in value and suffix in {".yaml", ".yml", ".json"}
+
+
+def _check_metadata_map(mapping: Mapping[str, Any] | None, field: str, *,
+                        values: bool = False) -> dict[str, str]:
+    """Check label/annotation keys (and label values); return a fresh dict of strings."""
+    out: dict[str, str] = {}
+    for key, value in (mapping or {}).items():
+        check_label_key(key, field=f"{field}.{key}")
+        if not isinstance(value, str):
+            raise InvalidNameError(f"value of {key!r} must be a string, not {value!r}",
+                                   fix="quote the value", field=f"{field}.{key}")
+        if values:
+            check_label_value(value, field=f"{field}.{key}")
+        out[key] = value
+    return out
+
+
+class ConfigModel(BaseModel):
+    """Base of every task and role config: frozen, unknown keywords rejected, and invalid
+    values raised as :class:`DefinitionError` naming the class and field."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as error:
+            first = error.errors()[0]
+            field = ".".join(str(part) for part in first["loc"]) or None
+            message = first["msg"].removeprefix("Value error, ")
+            if first["type"] == "extra_forbidden":
+                message = f"unknown argument '{first['loc'][-1]}'"
+            raise DefinitionError(
+                f"{type(self).__name__}: {message}",
+                fix=f"see help({type(self).__name__}) for the accepted arguments",
+                field=field,
+            ) from None
+
+
+class Role(ConfigModel):
+    """One pod role of a distributed task type (PyTorch ``worker``, Dask ``scheduler``...).
+
+    Its templates are layer 5 and its settings layer 6 of DESIGN §4, on top of the
+    task's own template and settings: ``pod_template_name`` names a cluster template
+    (looked up like the task's; it must exist), ``pod_template`` is merged over it.
+    ``interruptible`` None inherits the task's.
+    """
+
+    pod_template_name: str | None = None
+    pod_template: PodTemplate | None = None
+    image: str | None = None
+    requests: Resources | None = None
+    limits: Resources | None = None
+    env: dict[str, EnvValue] | None = None
+    replicas: int | None = None
+    interruptible: bool | None = None
+
+    @field_validator("image", "pod_template_name")
+    @classmethod
+    def _not_blank(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError(f"{info.field_name} must not be empty")
+        return value
+
+    @field_validator("env")
+    @classmethod
+    def _env(cls, value: dict[str, EnvValue] | None) -> dict[str, EnvValue] | None:
+        normalize_env(value)
+        return value
+
+    @model_validator(mode="after")
+    def _replicas(self) -> Role:
+        if self.replicas is not None and self.replicas < 1:
+            raise DefinitionError(f"Role: replicas must be at least 1, got {self.replicas}",
+                                  field="replicas", fix="set replicas >= 1")
+        return self

@@ -1,0 +1,12 @@
+"""Resolution: the layers of one role folded, in their one order, into its final pod.
+
+- :mod:`.pod`: :func:`resolve_pod` and the order of the layers;
+- :mod:`.layers`: a layer as data (label, fragment, primary container name);
+- :mod:`._layer_cache`: the fast path (what many tasks share is folded and proven once).
+"""
+
+from __future__ import annotations
+
+from .pod import resolve_pod
+
+__all__ = ["resolve_pod"]

@@ -1,0 +1,182 @@
+"""The layers of DESIGN §4 as data: each is a label, a PodTemplateSpec-shaped fragment and
+the name its primary container goes by inside that fragment."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..model.roles import SCHEDULING_FIELDS
+from ..model.templates import PodTemplate, Resources, normalize_env
+
+__all__ = [
+    "Layer",
+    "resources_fragment",
+    "scheduling_only",
+    "settings_layer",
+    "settings_parts",
+    "template_layer",
+    "without_task_resources",
+]
+
+
+_NO_NAMES: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+_DEFAULT_ENTRIES = ("default", "default-init")
+
+
+class Layer:
+    """One layer. ``fragment`` is read only: merging copies what it takes.
+
+    ``source`` is the long-lived object the fragment is derived from (a PodTemplate, the
+    Platform), None for a fragment built for one task; ``variant`` says how it was
+    derived. Equal (source, variant) means an equal fragment, so work on it - folding,
+    validating - can be done once per render and reused (see ``_layer_cache``).
+    ``proven`` marks a fragment valid by construction (see ``_podcheck``).
+
+    A plain class with slots rather than a frozen dataclass: several layers are made for
+    every role of every task, and a frozen dataclass sets each field through
+    ``object.__setattr__``. Treat it as immutable all the same.
+    """
+
+    __slots__ = ("_container_names", "_has_default_entries", "fragment", "label",
+                 "primary_alias", "proven", "source", "variant")
+
+    def __init__(self, label: str, fragment: Mapping[str, Any],
+                 primary_alias: str | None = None, source: object | None = None,
+                 variant: str = "", proven: bool = False, *,
+                 container_names: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+                 ) -> None:
+        self.label = label
+        self.fragment = fragment
+        self.primary_alias = primary_alias
+        self.source = source
+        self.variant = variant
+        self.proven = proven
+        self._container_names = container_names
+        self._has_default_entries: bool | None = None
+
+    def __repr__(self) -> str:
+        return (f"Layer(label={self.label!r}, primary_alias={self.primary_alias!r}, "
+                f"variant={self.variant!r}, proven={self.proven!r})")
+
+    # Read for every role a layer is folded into; computed once per layer object.
+    def container_names(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The names of the fragment's containers and init containers, without the items
+        that carry a directive (they add no container)."""
+        found = self._container_names
+        if found is None:
+            spec = self.fragment.get("spec")
+            if not spec:
+                found = _NO_NAMES
+            else:
+                found = (_names_in(spec.get("containers")), _names_in(spec.get("initContainers")))
+            self._container_names = found
+        return found
+
+    def has_default_entries(self) -> bool:
+        """Whether the fragment has ``default``/``default-init`` container entries, whose
+        expansion depends on the role's container names."""
+        found = self._has_default_entries
+        if found is None:
+            spec = self.fragment.get("spec") or {}
+            found = self._has_default_entries = any(
+                isinstance(c, dict) and c.get("name") in _DEFAULT_ENTRIES
+                for name in ("containers", "initContainers") for c in spec.get(name) or ())
+        return found
+
+
+def _names_in(items: Any) -> tuple[Any, ...]:
+    if not items:
+        return ()
+    names = []
+    for item in items:
+        if isinstance(item, dict) and item.get("$patch") is None:
+            names.append(item.get("name"))
+    return tuple(names)
+
+
+def template_layer(label: str, template: PodTemplate, *, alias: str | None = None) -> Layer:
+    fragment: dict[str, Any] = {"spec": template.pod_spec}
+    if template.labels or template.annotations:
+        fragment["metadata"] = {"labels": template.labels, "annotations": template.annotations}
+    return Layer(label, fragment, alias or template.primary_container_name, source=template)
+
+
+def resources_fragment(requests: Resources | None, limits: Resources | None,
+                       gpu_name: str) -> dict[str, dict[str, str]]:
+    """requests/limits as a container ``resources`` fragment. A GPU request or limit is
+    mirrored to the other side: Kubernetes requires them equal for extended resources."""
+    out: dict[str, dict[str, str]] = {}
+    if requests is not None:
+        out["requests"] = requests.to_k8s(gpu_name)
+    if limits is not None:
+        out["limits"] = limits.to_k8s(gpu_name)
+    gpu = (requests and requests.gpu) or (limits and limits.gpu)
+    if gpu:
+        out.setdefault("requests", {})[gpu_name] = gpu
+        out.setdefault("limits", {})[gpu_name] = gpu
+    return out
+
+
+def settings_parts(env: Mapping[str, Any] | None, requests: Resources | None,
+                   limits: Resources | None, gpu_name: str
+                   ) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """The env list and the resources of a settings layer, which do not depend on the
+    role (only the primary container's name does)."""
+    return normalize_env(env) if env else [], resources_fragment(requests, limits, gpu_name)
+
+
+def settings_layer(label: str, parts: tuple[list[dict[str, str]], dict[str, Any]], *,
+                   primary: str, image: str | None = None,
+                   command: tuple[str, ...] | None = None, args: tuple[str, ...] | None = None
+                   ) -> Layer | None:
+    """Task or role settings applied to the primary container; None when nothing is set.
+    ``parts`` is :func:`settings_parts` of the task or role (made once for all of its
+    roles: the fragment only reads it)."""
+    container: dict[str, Any] = {"name": primary}
+    if image:
+        container["image"] = image
+    if command is not None:
+        container["command"] = list(command)
+    if args is not None:
+        container["args"] = list(args)
+    env_items, resources = parts
+    if env_items:
+        container["env"] = env_items
+    if resources:
+        container["resources"] = resources
+    if len(container) == 1:
+        return None
+    # Valid by construction when image, command and args are strings: env names and
+    # quantities were checked when the task was defined, the primary name is checked
+    # with the final pod.
+    proven = all(type(v) is str for v in (image or "", *(command or ()), *(args or ())))
+    return Layer(label, {"spec": {"containers": [container]}}, primary, proven=proven,
+                 container_names=((primary,), ()))
+
+
+def scheduling_only(layer: Layer) -> Layer:
+    """The part of a layer a scheduling-only role takes: placement fields and metadata."""
+    spec = layer.fragment.get("spec") or {}
+    fragment: dict[str, Any] = {"spec": {k: v for k, v in spec.items() if k in SCHEDULING_FIELDS}}
+    if "metadata" in layer.fragment:
+        fragment["metadata"] = layer.fragment["metadata"]
+    return Layer(f"{layer.label} (scheduling fields)", fragment, layer.primary_alias,
+                 source=layer.source, variant=f"{layer.variant}/scheduling")
+
+
+def without_task_resources(layer: Layer) -> Layer:
+    """A cluster template layer for a scheduling-only role: the ``resources`` its primary
+    (and ``default``) container would give the task are dropped, so a GPU template does
+    not make a helper pod such as a job submitter request a GPU."""
+    spec = layer.fragment.get("spec") or {}
+    task_names = {layer.primary_alias, "default"}
+    containers = [
+        {k: v for k, v in c.items() if k != "resources"} if c.get("name") in task_names else c
+        for c in spec.get("containers") or ()
+    ]
+    if not containers:
+        return layer
+    return Layer(layer.label, {**layer.fragment, "spec": {**spec, "containers": containers}},
+                 layer.primary_alias, source=layer.source,
+                 variant=f"{layer.variant}/no-task-resources")

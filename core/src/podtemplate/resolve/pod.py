@@ -1,0 +1,382 @@
+"""Resolution: fold the layers of DESIGN §4 into the final pod of one role."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..context import RenderContext
+from ..errors import DefinitionError, PodTemplateError
+from ..files.store import find_template
+from ..merge.engine import expand_container_aliases, merge_into
+from ..model.names import dns1123_label_ok, parse_quantity
+from ..model.podspec import validate_pod_template_spec
+from ..model.roles import RoleSpec
+from ..model.task import Task
+from ..model.templates import PodTemplate, Role
+from ._layer_cache import Fold, empty_pod, expanded_spec, layer_proven, shared_prefix
+from .layers import (
+    Layer,
+    scheduling_only,
+    settings_layer,
+    settings_parts,
+    template_layer,
+    without_task_resources,
+)
+
+__all__ = ["resolve_pod", "cluster_template", "named_template", "task_layers", "SYSTEM_LABELS"]
+
+SYSTEM_LABELS = ("podtemplate.io/task", "podtemplate.io/task-type", "podtemplate.io/role")
+DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
+_MAGIC = {"default", "default-init"}
+_RECENT = "resolve:recent"  # what the task being rendered just computed
+_RECENT_LIMIT = 16
+_SHARED_LAYERS = "resolve:template-layers"
+
+
+def cluster_template(task: Task, context: RenderContext) -> tuple[str, PodTemplate] | None:
+    """Layer 1: the task's named template, else the platform default, else None."""
+    name = task.pod_template_name or context.platform.default_template
+    if name is None:
+        return None
+    try:
+        found = named_template(name, context, required=task.pod_template_name is not None)
+    except PodTemplateError as error:
+        raise error.located(task=task.name) from None
+    if found is None:
+        return None
+    namespace, template = found
+    return f"cluster template {namespace}/{name}", template
+
+
+def named_template(name: str, context: RenderContext, *, required: bool
+                   ) -> tuple[str, PodTemplate] | None:
+    """``(namespace, template)`` of the cluster template ``name``, looked up once per
+    render; a required template that is missing is an error naming what exists."""
+    key = f"cluster:{name}"
+    if key not in context.cache or (required and context.cache[key] is None):
+        context.cache[key] = find_template(context.store, name,
+                                           context.platform.lookup_namespaces,
+                                           required=required)
+    found: tuple[str, PodTemplate] | None = context.cache[key]
+    return found
+
+
+def _interruptible(task: Task, role_spec: RoleSpec) -> bool:
+    if role_spec.interruptible is not None:
+        return role_spec.interruptible
+    if role_spec.role is not None and role_spec.role.interruptible is not None:
+        return role_spec.role.interruptible
+    return task.interruptible
+
+
+def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
+                primary: str) -> list[Layer]:
+    """Layers 1-6 of one role, lowest first. Remembered for the task being rendered: a
+    plugin that inspects them (before or after resolution) does not build them again."""
+    layers = context.remember(
+        _RECENT, ("layers", id(task), id(role_spec), primary),
+        lambda: tuple(_task_layers(task, role_spec, context, primary)),
+        keep=(task, role_spec), limit=_RECENT_LIMIT)
+    return list(layers)
+
+
+def _settings_parts(owner: Task | Role, gpu: str, context: RenderContext
+                    ) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """The env list and resources of a task's or role's settings, made once for all of
+    its roles."""
+    return context.remember(
+        _RECENT, ("settings", id(owner), gpu),
+        lambda: settings_parts(owner.env, owner.requests, owner.limits, gpu), keep=owner,
+        limit=_RECENT_LIMIT)
+
+
+def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
+                 primary: str) -> list[Layer]:
+    layers: list[Layer] = []
+    scheduling = role_spec.inherit == "scheduling"
+    found = cluster_template(task, context)
+    if found is not None:
+        layers.append(_template_layer(context, found[0], found[1], "primary",
+                                      without_task_resources if scheduling else None))
+    if _interruptible(task, role_spec) and context.platform.interruptible:
+        layers.append(_platform_layer(context, "interruptible"))
+    gpu = context.platform.gpu_resource_name
+    narrow = scheduling_only if scheduling else None
+    for label, own in (("task template", task.pod_template), ("task override", task.override),
+                       ("run override", context.override)):
+        if own is not None:
+            layers.append(_template_layer(context, label, own, None, narrow))
+        if label == "task template" and not scheduling:
+            settings = settings_layer("task settings", _settings_parts(task, gpu, context),
+                                      primary=primary, image=task.image, command=task.command,
+                                      args=task.args)
+            if settings is not None:
+                layers.append(settings)
+    role = role_spec.role
+    if role is not None:
+        if role.pod_template_name:
+            layers.append(_role_named_template(role.pod_template_name, role_spec.name,
+                                               context))
+        if role.pod_template is not None:
+            layers.append(_template_layer(context, f"role template ({role_spec.name})",
+                                          role.pod_template, None, None))
+        settings = settings_layer(f"role settings ({role_spec.name})",
+                                  _settings_parts(role, gpu, context), primary=primary,
+                                  image=role.image)
+        if settings is not None:
+            layers.append(settings)
+    return layers
+
+
+def _template_layer(context: RenderContext, label: str, template: PodTemplate,
+                    alias: str | None, narrow: Callable[[Layer], Layer] | None) -> Layer:
+    """The layer of a template, made once per render (tasks share a few templates)."""
+    def make() -> Layer:
+        layer = template_layer(label, template, alias=alias)
+        return narrow(layer) if narrow else layer
+
+    return context.remember(_SHARED_LAYERS, (id(template), label, alias, narrow), make,
+                            keep=template)
+
+
+def _platform_layer(context: RenderContext, variant: str) -> Layer:
+    platform = context.platform
+    return context.remember(
+        _SHARED_LAYERS, (id(platform), variant),
+        lambda: Layer("platform interruptible", {"spec": platform.interruptible},
+                      source=platform, variant=variant), keep=platform)
+
+
+def _role_named_template(name: str, role: str, context: RenderContext) -> Layer:
+    """Layer 5a: the cluster template a role names (before the role's inline template)."""
+    try:
+        found = named_template(name, context, required=True)
+    except PodTemplateError as error:
+        error.field = f"task_config.{role}.pod_template_name"
+        raise error.located() from None
+    assert found is not None  # a required template is never missing without an error
+    namespace, template = found
+    return _template_layer(context, f"role cluster template ({role}) {namespace}/{name}",
+                           template, "primary", None)
+
+
+def _container_names(layers: list[Layer], primary: str) -> tuple[list[str], list[str]]:
+    """The role's container names (primary first) and init container names, in the
+    order the layers introduce them."""
+    names: list[str] = [primary]
+    init_names: list[str] = []
+    for layer in layers:
+        containers, init_containers = layer.container_names()
+        alias = layer.primary_alias
+        for name in containers:
+            if name == alias:
+                name = primary
+            if name not in _MAGIC and name not in names:
+                names.append(name)
+        for name in init_containers:
+            if name not in _MAGIC and name not in init_names:
+                init_names.append(name)
+    return names, init_names
+
+
+def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[str],
+          init_names: Sequence[str], provenance: dict[str, str] | None,
+          context: RenderContext) -> None:
+    fragment = layer.fragment
+    if provenance is None and layer.proven:
+        container = _primary_only(fragment, primary, acc)
+        if container is not None:
+            # The one merge, entered at the primary container instead of the pod's root.
+            merge_into(container, fragment["spec"]["containers"][0],
+                       root="spec.containers[]")
+            return
+    spec = fragment.get("spec")
+    if spec is not None and _has_magic_names(spec, primary, layer.primary_alias):
+        def expand() -> dict[str, Any]:
+            return expand_container_aliases(
+                spec, primary_name=primary, layer_primary_name=layer.primary_alias,
+                container_names=names, init_container_names=init_names)
+
+        fragment = {**fragment, "spec": expanded_spec(layer, primary, names, init_names,
+                                                      expand, context)}
+    merge_into(acc, fragment, root="", layer=layer.label, provenance=provenance)
+
+
+def _primary_only(fragment: Mapping[str, Any], primary: str, acc: dict[str, Any]
+                  ) -> dict[str, Any] | None:
+    """``acc``'s primary container, when ``fragment`` sets nothing but that container
+    (settings and default resources do): merging there is what merging at the root
+    would come to, without walking down to it."""
+    if len(fragment) != 1:
+        return None
+    spec = fragment.get("spec")
+    if type(spec) is not dict or len(spec) != 1:
+        return None
+    containers = spec.get("containers")
+    if type(containers) is not list or len(containers) != 1:
+        return None
+    item = containers[0]
+    if type(item) is not dict or item.get("name") != primary or "$patch" in item:
+        return None
+    for container in (acc.get("spec") or {}).get("containers") or ():
+        if container.get("name") == primary:
+            return container  # type: ignore[no-any-return]
+    return None
+
+
+def _has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:
+    """Whether expanding the layer's magic container names changes anything: without a
+    ``default``/``default-init`` entry and without a primary alias to rename, the
+    expansion is a plain copy, and the merge copies what it takes anyway."""
+    for list_name in ("containers", "initContainers"):
+        items = spec.get(list_name)
+        if not isinstance(items, list):
+            continue
+        for container in items:
+            name = container.get("name") if isinstance(container, dict) else None
+            if name in _MAGIC or (name == alias and alias != primary):
+                return True
+    return False
+
+
+def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderContext
+                            ) -> Layer | None:
+    """Fill the primary container's unset requests/limits from ``defaultResources``,
+    never producing a request above its limit (a default limit rises to the request, a
+    default request falls to the limit)."""
+    defaults = context.platform.default_resources
+    container = next(c for c in acc["spec"]["containers"] if c["name"] == primary)
+    resources = container.get("resources") or {}
+    requests, limits = resources.get("requests") or {}, resources.get("limits") or {}
+    fill: dict[str, dict[str, str]] = {}
+    for name, value in defaults.requests.items():
+        if name not in requests:
+            limit: str | None = limits.get(name)
+            low = limit is not None and parse_quantity(limit) < parse_quantity(value)
+            fill.setdefault("requests", {})[name] = limit if limit is not None and low else value
+    for name, value in defaults.limits.items():
+        if name not in limits:
+            request: str | None = requests.get(name) or fill.get("requests", {}).get(name)
+            high = request is not None and parse_quantity(request) > parse_quantity(value)
+            fill.setdefault("limits", {})[name] = request if request is not None and high else value
+    if not fill:
+        return None
+    # Valid by construction: quantities of the task or of platform.yaml, both checked.
+    return Layer("platform defaultResources",
+                 {"spec": {"containers": [{"name": primary, "resources": fill}]}}, primary,
+                 proven=True)
+
+
+def resolve_pod(task: Task, role_spec: RoleSpec, context: RenderContext, *,
+                provenance: dict[str, str] | None = None) -> dict[str, Any]:
+    """The final PodTemplateSpec of one role: layers folded lowest first, operator-owned
+    fields on top, system labels added, validated strictly. The result is fresh."""
+    try:
+        return _resolve(task, role_spec, context, provenance)
+    except PodTemplateError as error:
+        raise error.located(task=task.name, role=role_spec.name) from None
+
+
+def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
+             provenance: dict[str, str] | None) -> dict[str, Any]:
+    own_primary = task.pod_template.primary_container_name if task.pod_template else "primary"
+    primary = role_spec.container_name or own_primary
+    layers = task_layers(task, role_spec, context, primary)
+    operator = Layer(f"operator ({task.task_type})", role_spec.operator_layer,
+                     role_spec.container_name or "primary")
+    _warn_renamed(task, role_spec, layers, context)
+    names, init_names = _container_names([*layers, operator], primary)
+
+    def fold_as(primary_name: str, container_names: Sequence[str]) -> Fold:
+        def fold(acc: dict[str, Any], layer: Layer) -> None:
+            _fold(acc, layer, primary=primary_name, names=container_names,
+                  init_names=init_names, provenance=provenance, context=context)
+        return fold
+
+    fold = fold_as(primary, names)
+    if provenance is None:
+        acc, done, proven = shared_prefix(layers, primary, names, init_names, fold_as,
+                                          context)
+    else:
+        acc, done, proven = empty_pod(primary), 0, False
+    for layer in layers[done:]:
+        fold(acc, layer)
+        proven = proven and layer_proven(layer, context)
+    fill = _fill_default_resources(acc, primary, context)
+    for last in (fill, operator):
+        if last is not None:
+            fold(acc, last)
+            proven = proven and layer_proven(last, context)
+    return _finalize(acc, task, role_spec, primary, context, proven=proven)
+
+
+def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
+                  context: RenderContext) -> None:
+    if role_spec.container_name is None:
+        return
+    for layer in layers:
+        alias = layer.primary_alias
+        containers = (layer.fragment.get("spec") or {}).get("containers") or ()
+        if alias not in (None, "primary", role_spec.container_name) and any(
+            c.get("name") == alias for c in containers
+        ):
+            context.warn(f"{layer.label}: primary container {alias!r} is renamed to "
+                         f"{role_spec.container_name!r}, the name the operator requires",
+                         task=task.name, role=role_spec.name,
+                         field=f"spec.containers[{alias}].name")
+
+
+def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str,
+              context: RenderContext, *, proven: bool = False) -> dict[str, Any]:
+    spec = acc["spec"]
+    containers = spec["containers"]
+    if containers[0]["name"] != primary:  # it is already first, unless a merge moved it
+        containers.sort(key=lambda c: c["name"] != primary)  # stable: the rest keep order
+    if not containers[0].get("image") and context.platform.default_image:
+        containers[0]["image"] = context.platform.default_image  # fills, never overrides
+    if not containers[0].get("image"):
+        raise DefinitionError(
+            "the primary container has no image", field=f"spec.containers[{primary}].image",
+            fix="set image= on the task or role, or an image in its template "
+            "(or defaultImage in platform.yaml)")
+    containers[0] = _readable(containers[0])
+    metadata = acc["metadata"]
+    labels = metadata.setdefault("labels", {})
+    task_label, type_label, role_label = SYSTEM_LABELS
+    labels[task_label] = task.name
+    labels[type_label] = task.task_type
+    labels[role_label] = role_spec.name
+    metadata.setdefault("annotations", {})[DEFAULT_CONTAINER_ANNOTATION] = primary
+    if not (proven and _composed_valid(acc, primary)):
+        validate_pod_template_spec(acc)
+    return acc
+
+
+def _composed_valid(pod: dict[str, Any], primary: str) -> bool:
+    """What layers proven valid one by one (see ``_podcheck``) do not settle for the pod
+    they merge into: the names and values that no layer gave - the primary container's
+    name, the default image, the system labels - and that the pod still has containers. When this is
+    False, the pod is validated whole, and that reports the problem."""
+    containers = pod["spec"].get("containers")
+    if type(containers) is not list or not containers or type(containers[0].get("image")) \
+            is not str:
+        return False
+    if type(primary) is not str or not dns1123_label_ok(primary):
+        return False
+    metadata = pod["metadata"]
+    for values in (metadata["labels"], metadata["annotations"]):
+        for value in values.values():
+            if type(value) is not str:
+                return False
+    return True
+
+
+_LEADING_KEYS = ("name", "image", "command", "args")
+
+
+def _readable(container: dict[str, Any]) -> dict[str, Any]:
+    """The primary container with name, image, command and args first, for people."""
+    ordered = {k: container[k] for k in _LEADING_KEYS if k in container}
+    ordered.update((k, v) for k, v in container.items() if k not in ordered)
+    return ordered
