@@ -1,33 +1,52 @@
-"""The plugin manager and the typed functions through which every hook is called."""
+"""The plugin manager, the registry of task types and the dispatch of every hook call.
+
+Core remembers which plugin declared each task type. The hooks about one task (its roles,
+its manifests, its sample task) are then called on that plugin alone, so a hook body never
+asks whether the task is its own. :data:`PER_TASK_HOOKS` names them; the other hooks are
+broadcast: every template store plugin may answer, and every plugin that declares no task
+type checks every manifest (a task-type plugin checks only its own tasks' manifests).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
 
 from . import hookspecs
 from .errors import MissingPluginError, PluginError
+from .model.roles import config_of
 
 if TYPE_CHECKING:
     from .context import RenderContext
     from .model.roles import RoleSpec, TaskType
     from .model.task import Task
+    from .model.templates import PodTemplate
 
 __all__ = [
+    "PER_TASK_HOOKS",
     "PluginInfo",
-    "build_plugin_manager",
-    "task_types",
-    "plugin_infos",
-    "define_roles",
     "build_manifests",
+    "build_plugin_manager",
     "check_manifest",
+    "define_roles",
+    "make_sample_task",
+    "plugin_infos",
+    "require_task_type",
+    "task_types",
 ]
 
 ENTRY_POINT_GROUP = "podtemplate"
+# Called on the plugin that declared the task's type, and on no other.
+PER_TASK_HOOKS = (
+    "podtemplate_define_roles",
+    "podtemplate_build_manifests",
+    "podtemplate_make_sample_task",
+)
+_REGISTRY = "podtemplate_registry"  # the manager attribute holding the registry
 
 
 @dataclass(frozen=True)
@@ -36,6 +55,31 @@ class PluginInfo:
     distribution: str
     version: str
     task_types: tuple[TaskType, ...]
+
+
+@dataclass
+class _Registry:
+    """Each task type, the plugin that declared it, and its hook callers (made once)."""
+
+    manager: pluggy.PluginManager
+    task_types: dict[str, TaskType] = field(default_factory=dict)
+    owners: dict[str, object] = field(default_factory=dict)
+    _callers: dict[tuple[str, str], Any] = field(default_factory=dict)
+
+    def caller(self, hook: str, task_type: str) -> Any:
+        """The caller of ``hook`` for tasks of ``task_type``: a subset of the hook's
+        implementations, chosen once per (hook, task type). A per-task hook is the owner's
+        alone; a broadcast hook leaves out only the plugins of other task types."""
+        key = (hook, task_type)
+        found = self._callers.get(key)
+        if found is None:
+            owner = self.owners[task_type]
+            if hook in PER_TASK_HOOKS:
+                others = [p for p in self.manager.get_plugins() if p is not owner]
+            else:
+                others = [p for p in set(self.owners.values()) if p is not owner]
+            found = self._callers[key] = self.manager.subset_hook_caller(hook, others)
+        return found
 
 
 def build_plugin_manager(extra_plugins: Iterable[object] = (), *,
@@ -53,13 +97,15 @@ def build_plugin_manager(extra_plugins: Iterable[object] = (), *,
     for plugin in extra_plugins:
         manager.register(plugin)
     manager.check_pending()
-    _index_task_types(manager)
+    setattr(manager, _REGISTRY, _index_task_types(manager))
     return manager
 
 
-def _index_task_types(manager: pluggy.PluginManager) -> None:
-    by_name: dict[str, TaskType] = {}
-    for declared in manager.hook.podtemplate_add_task_types():
+def _index_task_types(manager: pluggy.PluginManager) -> _Registry:
+    registry = _Registry(manager)
+    by_name = registry.task_types
+    for impl in reversed(manager.hook.podtemplate_add_task_types.get_hookimpls()):
+        declared = cast("Sequence[TaskType]", impl.function())
         for task_type in declared:
             if task_type.name in by_name:
                 raise PluginError(
@@ -67,21 +113,29 @@ def _index_task_types(manager: pluggy.PluginManager) -> None:
                     f"{by_name[task_type.name].distribution} and {task_type.distribution}",
                     fix="uninstall one of the two distributions")
             by_name[task_type.name] = task_type
-    manager.podtemplate_task_types = by_name  # type: ignore[attr-defined]
+            registry.owners[task_type.name] = impl.plugin
+    return registry
+
+
+def _registry(manager: pluggy.PluginManager) -> _Registry:
+    registry: _Registry = getattr(manager, _REGISTRY)
+    return registry
 
 
 def task_types(manager: pluggy.PluginManager) -> Mapping[str, TaskType]:
     """Installed task types by name."""
-    return manager.podtemplate_task_types  # type: ignore[attr-defined,no-any-return]
+    return _registry(manager).task_types
 
 
 def plugin_infos(manager: pluggy.PluginManager) -> list[PluginInfo]:
     """What is installed: each plugin's distribution, version and task types."""
     infos = []
+    registry = _registry(manager)
     dists = {plugin: dist for plugin, dist in manager.list_plugin_distinfo()}
     for name, plugin in sorted(manager.list_name_plugin(), key=lambda item: item[0]):
         dist = dists.get(plugin)
-        declared = tuple(getattr(plugin, "podtemplate_add_task_types", lambda: ())())
+        declared = tuple(registry.task_types[type_name]
+                         for type_name, owner in registry.owners.items() if owner is plugin)
         infos.append(PluginInfo(
             name=name,
             distribution=dist.project_name if dist else "podtemplate (built in)",
@@ -92,18 +146,24 @@ def plugin_infos(manager: pluggy.PluginManager) -> list[PluginInfo]:
 
 
 def require_task_type(manager: pluggy.PluginManager, task: Task) -> TaskType:
+    """The task's type; an error naming the distribution to install when it is absent, or
+    the config class to pass when the task's config is not the type's."""
     try:
-        return task_types(manager)[task.task_type]
+        task_type = task_types(manager)[task.task_type]
     except KeyError:
         raise MissingPluginError(
             f"task type {task.task_type!r} is not installed",
             fix=f"pip install podtemplate-{task.task_type}",
             task=task.name) from None
+    if task_type.config is not None and task.task_config is not None:
+        config_of(task, task_type.config)
+    return task_type
 
 
 def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     require_task_type(context.plugin_manager, task)
-    roles = context.plugin_manager.hook.podtemplate_define_roles(task=task, context=context)
+    hook = _registry(context.plugin_manager).caller("podtemplate_define_roles", task.task_type)
+    roles = hook(task=task, context=context)
     if not roles:
         raise PluginError(f"no plugin declared the roles of task type {task.task_type!r}",
                           task=task.name, fix="reinstall the plugin of this task type")
@@ -112,8 +172,9 @@ def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
 
 def build_manifests(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
                     context: RenderContext) -> list[dict[str, Any]]:
-    manifests = context.plugin_manager.hook.podtemplate_build_manifests(
-        task=task, roles=roles, pods=pods, context=context)
+    hook = _registry(context.plugin_manager).caller("podtemplate_build_manifests",
+                                                    task.task_type)
+    manifests = hook(task=task, roles=roles, pods=pods, context=context)
     if manifests is None:
         raise PluginError(f"no plugin built the manifests of task type {task.task_type!r}",
                           task=task.name, fix="reinstall the plugin of this task type")
@@ -122,6 +183,27 @@ def build_manifests(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, di
 
 def check_manifest(task: Task, manifest: Mapping[str, Any],
                    pods: Mapping[str, Mapping[str, Any]], context: RenderContext) -> list[str]:
-    results = context.plugin_manager.hook.podtemplate_check_manifest(
-        task=task, manifest=manifest, pods=pods, context=context)
+    hook = _registry(context.plugin_manager).caller("podtemplate_check_manifest",
+                                                    task.task_type)
+    results = hook(task=task, manifest=manifest, pods=pods, context=context)
     return [problem for problems in results if problems for problem in problems]
+
+
+def make_sample_task(manager: pluggy.PluginManager, task_type: str, *,
+                     pod_template: PodTemplate | None = None,
+                     pod_template_name: str | None = None,
+                     role_templates: Mapping[str, PodTemplate] | None = None) -> Task:
+    """The sample task of ``task_type``, made by its plugin (for the conformance kit and
+    ``podtemplate coverage``)."""
+    registry = _registry(manager)
+    if task_type not in registry.task_types:
+        raise MissingPluginError(f"task type {task_type!r} is not installed",
+                                 fix=f"pip install podtemplate-{task_type}")
+    hook = registry.caller("podtemplate_make_sample_task", task_type)
+    task: Task | None = hook(task_type=task_type, pod_template=pod_template,
+                             pod_template_name=pod_template_name,
+                             role_templates=dict(role_templates or {}))
+    if task is None:
+        raise PluginError(f"no plugin makes a sample task of type {task_type!r}",
+                          fix="implement the podtemplate_make_sample_task hook")
+    return task

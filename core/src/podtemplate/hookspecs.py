@@ -3,6 +3,12 @@
 Every hook is called only through the typed functions of :mod:`podtemplate.dispatch`; a
 plugin implements the hooks it needs with ``@podtemplate.hookimpl``. Built-in features (the
 Python task type, the folder template store) are plugins on these same hooks.
+
+Core remembers which plugin declared each task type. The hooks about one task
+(``define_roles``, ``build_manifests``, ``make_sample_task``) are called on that plugin
+alone: a hook body never has to ask whether the task is its own. ``check_manifest`` is
+called on the task's own plugin and on every plugin that declares no task type;
+``make_template_store`` on every plugin.
 """
 
 from __future__ import annotations
@@ -38,14 +44,14 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 
 
 @hookspec(firstresult=True)
-def podtemplate_define_roles(task: Task, context: RenderContext) -> Sequence[RoleSpec] | None:
+def podtemplate_define_roles(task: Task, context: RenderContext) -> Sequence[RoleSpec]:
     """Declare the pod roles of ``task``.
 
     Called once per task per render, before any pod is resolved. ``task`` is the task
     being rendered, ``context`` the render context (platform, store, warnings). Returns
-    the task's :class:`~podtemplate.model.roles.RoleSpec` list in manifest order, or None when
-    ``task.task_type`` is not this plugin's (the first non-None answer wins). Must not
-    mutate ``task`` or ``context``; may call ``context.warn``.
+    the task's :class:`~podtemplate.model.roles.RoleSpec` list in manifest order. Called
+    only on the plugin that declared ``task.task_type``. Must not mutate ``task`` or
+    ``context``; may call ``context.warn``.
     """
     raise NotImplementedError
 
@@ -56,15 +62,15 @@ def podtemplate_build_manifests(
     roles: Sequence[RoleSpec],
     pods: Mapping[str, dict[str, Any]],
     context: RenderContext,
-) -> list[dict[str, Any]] | None:
+) -> list[dict[str, Any]]:
     """Assemble the manifests of ``task`` from its resolved role pods.
 
     Called once per task per render, after every role in ``roles`` was resolved through
     all layers. ``pods`` maps role name to its final PodTemplateSpec dict
     (``{"metadata": {...}, "spec": {...}}``); the plugin owns these dicts and may place
     them into its manifest as they are (no copy needed) or mutate them. Returns the list
-    of manifests (the task's main object first), or None when the task is not this
-    plugin's. Must not mutate ``task``; may call ``context.warn``.
+    of manifests (the task's main object first). Called only on the plugin that declared
+    ``task.task_type``. Must not mutate ``task``; may call ``context.warn``.
     """
     raise NotImplementedError
 
@@ -90,7 +96,8 @@ def podtemplate_check_manifest(
 ) -> Sequence[str] | None:
     """Check one rendered manifest before it is output.
 
-    Called for every manifest of every task, after the build. ``pods`` are the role pods
+    Called for every manifest of a task, after the build, on the plugin of the task's type
+    and on every plugin that declares no task type (a policy). ``pods`` are the role pods
     handed to the build, by role name: core validated each strictly when it resolved it,
     so a plugin whose build places a pod unchanged need not validate that object again
     (the build may have mutated them, which only the plugin knows). Returns a list of
@@ -107,7 +114,7 @@ def podtemplate_make_sample_task(
     pod_template: PodTemplate | None,
     pod_template_name: str | None,
     role_templates: Mapping[str, PodTemplate],
-) -> Task | None:
+) -> Task:
     """Build a small, valid task of ``task_type`` for the conformance kit and
     ``podtemplate coverage``.
 
@@ -115,6 +122,7 @@ def podtemplate_make_sample_task(
     (layer 2), ``pod_template_name`` the cluster template to name (layer 1),
     ``role_templates`` maps role names to role templates (layer 5; empty for a type
     without roles). Every role the type declares must appear in the task. Returns the
-    task, or None when ``task_type`` is not this plugin's. Must not mutate its arguments.
+    task. Called only on the plugin that declared ``task_type``. Must not mutate its
+    arguments.
     """
     raise NotImplementedError

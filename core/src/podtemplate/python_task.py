@@ -28,9 +28,7 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 
 
 @hookimpl
-def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec] | None:
-    if task.task_type != TASK_TYPE.name:
-        return None
+def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     operator = {"spec": {"containers": [function_entrypoint(task, context)]}}
     return [RoleSpec(name="pod", template_path="", operator_layer=operator, owned=ENTRYPOINT)]
 
@@ -38,9 +36,7 @@ def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpe
 @hookimpl
 def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
                                  pod_template_name: str | None,
-                                 role_templates: Mapping[str, PodTemplate]) -> Task | None:
-    if task_type != TASK_TYPE.name:
-        return None
+                                 role_templates: Mapping[str, PodTemplate]) -> Task:
     return Task(name="sample-python", task_type=TASK_TYPE.name, fn=_sample,
                 image="python:3.11-slim", pod_template=pod_template,
                 pod_template_name=pod_template_name, module=__name__, attribute="_sample")
@@ -53,7 +49,5 @@ def _sample() -> None:
 @hookimpl
 def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 pods: Mapping[str, dict[str, Any]],
-                                context: RenderContext) -> list[dict[str, Any]] | None:
-    if task.task_type != TASK_TYPE.name:
-        return None
+                                context: RenderContext) -> list[dict[str, Any]]:
     return [pod_manifest(task, pods["pod"], context)]

@@ -16,8 +16,7 @@ from podtemplate import (
     build_plugin_manager,
     render,
 )
-from podtemplate.dispatch import task_types
-from podtemplate.testing import assert_valid_pod, container, env_of
+from podtemplate.testing import assert_valid_pod, container, env_of, task_types
 from podtemplate_container import ContainerTask
 
 PLATFORM = Platform()

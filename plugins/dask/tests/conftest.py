@@ -7,8 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
-from podtemplate import Platform, Task, render
-from podtemplate.manifest import get_path
+from podtemplate import Platform, Task, get_path, render
 from podtemplate_dask import CONTAINER_NAMES, ROLE_PATHS, TASK_TYPE
 
 

@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from podtemplate import DefinitionError, Platform, PodTemplate, Role, render, task
-from podtemplate.cli.main import main
+from podtemplate.testing import render_cli
 from podtemplate_dask import Dask
 
 IMAGE = "ghcr.io/dask/dask:2024.12.1"
@@ -201,8 +200,7 @@ def test_cli_exit_2_and_nothing_written(name: str, tmp_path: Path) -> None:
     old = os.getcwd()
     os.chdir(tmp_path)
     try:
-        result = CliRunner().invoke(main, ["render", f"{module}.py", "--output", str(out)],
-                                    catch_exceptions=False)
+        result = render_cli(f"{module}.py", "--output", str(out))
     finally:
         os.chdir(old)
     assert result.exit_code == 2, result.output

@@ -11,10 +11,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-from podtemplate import PodTemplate, Role, make_context, task
-from podtemplate.cli.main import main
-from podtemplate.render import render_task
+from podtemplate import PodTemplate, Role, make_context, render_task, task
+from podtemplate.testing import render_cli
 from podtemplate_dask import ROLE_PATHS, Dask, _crd_fields, define_roles, strip_unknown_fields
 
 PLUGIN = Path(__file__).resolve().parents[1]
@@ -227,7 +225,7 @@ def test_cli_prints_the_warning_and_renders(tmp_path: Path) -> None:
     old = os.getcwd()
     os.chdir(tmp_path)
     try:
-        result = CliRunner().invoke(main, ["render", "modern_dask.py"], catch_exceptions=False)
+        result = render_cli("modern_dask.py")
     finally:
         os.chdir(old)
     assert result.exit_code == 0, result.output

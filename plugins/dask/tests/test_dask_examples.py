@@ -8,10 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-from podtemplate.cli.main import main
-from podtemplate.manifest import get_path
-from podtemplate.testing import rendered_documents
+from podtemplate import get_path
+from podtemplate.testing import render_cli, rendered_documents
 from podtemplate_dask import ROLE_PATHS
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
@@ -20,9 +18,8 @@ SPOT = {"key": "spot", "operator": "Exists", "effect": "NoSchedule"}
 
 @pytest.fixture(scope="module")
 def jobs() -> dict[str, dict[str, Any]]:
-    result = CliRunner().invoke(main, [
-        "render", str(EXAMPLES / "dask_tasks.py"),
-        "--platform", str(EXAMPLES / "platform.yaml")], catch_exceptions=False)
+    result = render_cli(str(EXAMPLES / "dask_tasks.py"),
+        "--platform", str(EXAMPLES / "platform.yaml"))
     assert result.exit_code == 0, result.output
     assert result.stderr == ""  # nothing the CRD would prune
     documents = rendered_documents(result.stdout)

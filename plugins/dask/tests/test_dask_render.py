@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from podtemplate import PodTemplate, Resources, Role, task
-from podtemplate.manifest import get_path
+from podtemplate import PodTemplate, Resources, Role, get_path, task
 from podtemplate.testing import container, env_of
 from podtemplate_dask import ROLE_PATHS, Dask, scheduler_service, worker_flags
 
@@ -307,8 +306,7 @@ def test_interruptible_workers_and_on_demand_scheduler(render_dask: Render) -> N
 # --- warnings ----------------------------------------------------------------------------
 
 def test_template_setting_operator_env_is_warned(plugin_manager: Any, platform: Any) -> None:
-    from podtemplate import make_context
-    from podtemplate.render import render_task
+    from podtemplate import make_context, render_task
 
     @task(image=IMAGE, env={"DASK_SCHEDULER_ADDRESS": "tcp://elsewhere:8786"},
           task_config=Dask())

@@ -10,8 +10,12 @@ import pytest
 
 pytest.register_assert_rewrite("podtemplate.testing")
 
-from podtemplate import Platform, Task, render  # noqa: E402
-from podtemplate.dispatch import build_plugin_manager  # noqa: E402
+from podtemplate import (  # noqa: E402
+    Platform,
+    Task,
+    build_plugin_manager,
+    render,
+)
 from podtemplate.testing import (  # noqa: E402
     assert_valid_custom_resource,
     assert_valid_pod_template,

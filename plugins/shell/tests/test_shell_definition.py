@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from podtemplate import DefinitionError, PodTemplateError, Task, build_plugin_manager
-from podtemplate.dispatch import task_types
+from podtemplate.testing import task_types
 from podtemplate_shell import MAX_SCRIPT_BYTES, SCRIPT_PATH, ShellConfig, ShellTask
 
 

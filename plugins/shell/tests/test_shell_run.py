@@ -9,10 +9,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner
 from kubernetes.client import V1ConfigMap
-from podtemplate.cli.main import main
-from podtemplate.testing import assert_valid_pod, rendered_documents
+from podtemplate.testing import assert_valid_pod, render_cli, rendered_documents
 from podtemplate_shell import SCRIPT_DIR
 
 TASKS = '''
@@ -29,8 +27,7 @@ def render_yaml(tmp_path: Path, script: str, *cli_args: str) -> list[dict[str, A
     """Render through the CLI and parse its YAML: the script must survive both."""
     module = tmp_path / f"tasks_{tmp_path.name}.py"
     module.write_text(TASKS.format(script=script, out=str(tmp_path / "out")))
-    result = CliRunner().invoke(main, ["render", str(module), *cli_args],
-                                catch_exceptions=False)
+    result = render_cli(str(module), *cli_args)
     assert result.exit_code == 0, result.output
     return rendered_documents(result.stdout)
 

@@ -8,9 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from podtemplate import Platform, RenderContext, Task
-from podtemplate.dispatch import build_plugin_manager
-from podtemplate.render import make_context, render_task
+from podtemplate import (
+    Platform,
+    RenderContext,
+    Task,
+    build_plugin_manager,
+    make_context,
+    render_task,
+)
 
 CRD_FILE = "sparkoperator.k8s.io_sparkapplications.yaml"
 

@@ -6,18 +6,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from click.testing import CliRunner
-from podtemplate.cli.main import main
-from podtemplate.testing import rendered_documents
+from podtemplate.testing import render_cli, rendered_documents
 
 REPO = Path(__file__).resolve().parents[3]
 
 
 def test_spark_examples_render(assert_valid_application: Callable[[dict[str, Any]], None]
                                ) -> None:
-    result = CliRunner().invoke(main, [
-        "render", str(REPO / "examples" / "spark_tasks.py"),
-        "--platform", str(REPO / "examples" / "platform.yaml")], catch_exceptions=False)
+    result = render_cli(str(REPO / "examples" / "spark_tasks.py"),
+        "--platform", str(REPO / "examples" / "platform.yaml"))
     assert result.exit_code == 0, result.output
     manifests = rendered_documents(result.stdout)
     assert {m["metadata"]["name"] for m in manifests} == {"daily-rollup", "spark-pi"}
@@ -42,8 +39,7 @@ def test_cli_prints_spark_warnings_to_stderr(tmp_path: Path) -> None:
         "app = SparkApplicationTask(name='app', image='apache/spark:3.5.5',\n"
         "    main_application_file='local:///a.jar', requests=Resources(cpu='1'),\n"
         "    spark_conf={'spark.executor.cores': '4'})\n")
-    result = CliRunner().invoke(main, ["render", str(tmp_path / "warned_jobs.py")],
-                                catch_exceptions=False)
+    result = render_cli(str(tmp_path / "warned_jobs.py"))
     assert result.exit_code == 0, result.output
     assert "spark.executor.cores" in result.stderr and "wins" in result.stderr
     [manifest] = rendered_documents(result.stdout)

@@ -318,9 +318,8 @@ def test_build_places_the_resolved_pods_unchanged(spark_plugin_manager: Any) -> 
     the role pods it is given."""
     import copy
 
-    from podtemplate.dispatch import build_manifests, define_roles
-    from podtemplate.render import make_context
-    from podtemplate.resolve.pod import resolve_pod
+    from podtemplate import make_context, resolve_pod
+    from podtemplate.testing import build_manifests, define_roles
 
     app = jvm_app(pod_template=PodTemplate(pod_spec=FULL_TEMPLATE))
     context = make_context(platform=Platform(defaultImage="python:3.11"),

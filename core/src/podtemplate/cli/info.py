@@ -10,7 +10,13 @@ from typing import Any
 
 import click
 
-from ..dispatch import build_plugin_manager, define_roles, plugin_infos, task_types
+from ..dispatch import (
+    build_plugin_manager,
+    define_roles,
+    make_sample_task,
+    plugin_infos,
+    task_types,
+)
 from ..errors import PluginError, PodTemplateError
 from ..render import make_context
 
@@ -111,12 +117,7 @@ def _task_type(manager: Any, task_type: Any) -> dict[str, Any]:
                              "apiVersion": task_type.api_version, "crd": task_type.crd_file,
                              "description": task_type.description, "roles": []}
     try:
-        task = manager.hook.podtemplate_make_sample_task(
-            task_type=task_type.name, pod_template=None, pod_template_name=None,
-            role_templates={})
-        if task is None:
-            entry["rolesError"] = "(no sample task to read them from)"
-            return entry
+        task = make_sample_task(manager, task_type.name)
         roles = define_roles(task, make_context(plugin_manager=manager))
         entry["roles"] = [role.name for role in roles]
     except PodTemplateError as error:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from ..dispatch import build_plugin_manager, define_roles, task_types
+from ..dispatch import build_plugin_manager, define_roles, make_sample_task, task_types
 from ..errors import PluginError, PodTemplateError
 from ..hookspecs import hookimpl
 from ..model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType
@@ -135,13 +135,9 @@ class Kit:
 
     def _from_hook(self, pod_template: PodTemplate | None, pod_template_name: str | None,
                    role_templates: Mapping[str, PodTemplate]) -> Task:
-        task = self.manager.hook.podtemplate_make_sample_task(
-            task_type=self.task_type, pod_template=pod_template,
-            pod_template_name=pod_template_name, role_templates=role_templates)
-        if task is None:
-            raise PluginError(f"no plugin makes a sample task of type {self.task_type!r}",
-                              fix="implement the podtemplate_make_sample_task hook")
-        return task  # type: ignore[no-any-return]
+        return make_sample_task(self.manager, self.task_type, pod_template=pod_template,
+                                pod_template_name=pod_template_name,
+                                role_templates=role_templates)
 
     def sample_task(self, pod_template: PodTemplate | None = None,
                     pod_template_name: str | None = None,

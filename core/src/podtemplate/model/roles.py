@@ -5,11 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from ..errors import DefinitionError
 from .templates import Role
 
-__all__ = ["FieldDecl", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "covers"]
+if TYPE_CHECKING:
+    from .task import Task
+
+__all__ = ["FieldDecl", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "config_of", "covers"]
 
 # The pod fields a role with ``inherit="scheduling"`` takes from the task's own layers:
 # what it needs to be scheduled where the task may run, and nothing that costs resources.
@@ -82,10 +86,19 @@ def covers(declared: str, path: str) -> bool:
 
 @dataclass(frozen=True)
 class TaskType:
-    """A task type: its name (the entry-point name), the distribution that provides it
-    (named in 'not installed' errors), the kind of its main manifest and, for a custom
-    resource, the file name of the operator's CRD (``kubeflow.org_pytorchjobs.yaml``) that
-    the conformance kit validates against."""
+    """A task type, as its plugin declares it in ``podtemplate_add_task_types``.
+
+    - ``name``: the entry-point name and the ``task_type`` of its tasks;
+    - ``distribution``: the distribution that provides it (named in "not installed" errors);
+    - ``kind`` / ``api_version``: the kind of its main manifest;
+    - ``crd_file``: for a custom resource, the file name of the operator's CRD
+      (``kubeflow.org_pytorchjobs.yaml``) that the conformance kit validates against;
+    - ``config``: the class of its tasks' ``task_config`` (None: its tasks carry none).
+      Core checks a task's config against it before any hook of the plugin is called, and
+      :func:`config_of` returns it typed;
+    - ``crds``: the CRDs the plugin ships, as package resources
+      (``"podtemplate_pytorch:crds/kubeflow.org_pytorchjobs.yaml"``); empty by default.
+    """
 
     name: str
     distribution: str
@@ -93,3 +106,27 @@ class TaskType:
     api_version: str = "v1"
     crd_file: str | None = None
     description: str = ""
+    config: type[Any] | None = None
+    crds: tuple[str, ...] = ()
+
+
+ConfigT = TypeVar("ConfigT")
+
+
+def config_of(task: Task, config_class: type[ConfigT]) -> ConfigT:
+    """The ``task_config`` of ``task`` as ``config_class``; a default ``config_class()``
+    when the task carries none. The one lookup every plugin uses, so a wrong config gets
+    the same error whatever its task type."""
+    config = task.task_config
+    if isinstance(config, config_class):
+        return config
+    fix = f"pass task_config={config_class.__name__}(...)"
+    if config is not None:
+        raise DefinitionError(
+            f"task_config of a {task.task_type} task must be {config_class.__name__}(...), "
+            f"not {type(config).__name__}", task=task.name, field="task_config", fix=fix)
+    try:
+        return config_class()
+    except (TypeError, ValueError, DefinitionError):  # the config has required fields
+        raise DefinitionError(f"a {task.task_type} task needs a task_config", task=task.name,
+                              field="task_config", fix=fix) from None

@@ -1,4 +1,5 @@
-"""podtemplate.testing: the conformance kit and shared test assertions.
+"""podtemplate.testing: the conformance kit and shared test assertions, the public test
+API of plugin authors (with the typed hook calls a plugin's tests may make).
 
 Enable in a plugin's tests with ``pytest_plugins = ["podtemplate.testing"]`` and subclass
 :class:`ConformanceSuite` once (see :mod:`podtemplate.testing.conformance`). Importing this
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..conformance.kit import Kit, SampleTaskFactory
 from ..conformance.probe import Probe, ProbeField, build_probe, default_probe
 from ..conformance.results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome
+from ..dispatch import build_manifests, define_roles, task_types
 from ..schemas.crd import Crd, CrdProblem, crd_for, validate_custom_resource
 from ..schemas.source import SchemaSource, load_schema_source, schemas_dir
 from .assertions import (
@@ -44,16 +46,19 @@ __all__ = [
     "assert_valid_custom_resource",
     "assert_valid_pod",
     "assert_valid_pod_template",
+    "build_manifests",
     "build_probe",
     "container",
     "crd_for",
     "default_probe",
+    "define_roles",
     "env_of",
     "load_schema_source",
     "render_cli",
     "render_without_distribution",
     "rendered_documents",
     "schemas_dir",
+    "task_types",
     "validate_custom_resource",
 ]
 

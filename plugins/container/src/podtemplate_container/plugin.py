@@ -28,9 +28,7 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 
 
 @hookimpl
-def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec] | None:
-    if task.task_type != TASK_TYPE_NAME:
-        return None
+def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     # Nothing is operator-owned: image, command and args come from the task settings
     # layer, so a run override may still replace them.
     return [RoleSpec(name=ROLE, template_path="")]
@@ -39,18 +37,14 @@ def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpe
 @hookimpl
 def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 pods: Mapping[str, dict[str, Any]],
-                                context: RenderContext) -> list[dict[str, Any]] | None:
-    if task.task_type != TASK_TYPE_NAME:
-        return None
+                                context: RenderContext) -> list[dict[str, Any]]:
     return [pod_manifest(task, pods[ROLE], context)]
 
 
 @hookimpl
 def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
                                  pod_template_name: str | None,
-                                 role_templates: Mapping[str, PodTemplate]) -> Task | None:
-    if task_type != TASK_TYPE_NAME:
-        return None
+                                 role_templates: Mapping[str, PodTemplate]) -> Task:
     return ContainerTask(name="sample-container", image="busybox:1.36",
                          command=["sh", "-c"], args=["echo sample"],
                          pod_template=pod_template, pod_template_name=pod_template_name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from podtemplate import DefinitionError, PodTemplate, PodTemplateError, Resources, Task
-from podtemplate.model.templates import EnvValue
+from podtemplate.plugin import EnvValue
 
 __all__ = ["ContainerTask", "TASK_TYPE_NAME"]
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import RenderContext, RoleSpec, Task, object_metadata
-from podtemplate.resolve.pod import task_layers
+from podtemplate.plugin import task_layers
 
 from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask
 from .crd_schema import layers_known, strip_unknown_fields

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from podtemplate import RenderContext
-from podtemplate.resolve.layers import Layer
+from podtemplate.plugin import Layer
 
 from ._crd_fields import KNOWN_FIELDS, OPEN_FIELDS
 

@@ -6,14 +6,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import PodTemplate, RenderContext, Role, RoleSpec, Task, TaskType, hookimpl
+from podtemplate.plugin import config_of
 
 from .build import API_VERSION, KIND, build_daskjob
 from .config import Dask
-from .roles import config_of, define_roles
+from .roles import define_roles
 
 TASK_TYPE = TaskType(
     name=Dask.task_type, distribution="podtemplate-dask", kind=KIND, api_version=API_VERSION,
-    crd_file="kubernetes.dask.org_daskjobs.yaml",
+    crd_file="kubernetes.dask.org_daskjobs.yaml", config=Dask,
     description="a Dask cluster and a job runner as a dask-kubernetes DaskJob")
 
 
@@ -23,27 +24,21 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 
 
 @hookimpl
-def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec] | None:
-    if task.task_type != TASK_TYPE.name:
-        return None
+def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     return define_roles(task, context)
 
 
 @hookimpl
 def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 pods: Mapping[str, dict[str, Any]],
-                                context: RenderContext) -> list[dict[str, Any]] | None:
-    if task.task_type != TASK_TYPE.name:
-        return None
-    return [build_daskjob(task, config_of(task), roles, pods, context)]
+                                context: RenderContext) -> list[dict[str, Any]]:
+    return [build_daskjob(task, config_of(task, Dask), roles, pods, context)]
 
 
 @hookimpl
 def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
                                  pod_template_name: str | None,
-                                 role_templates: Mapping[str, PodTemplate]) -> Task | None:
-    if task_type != TASK_TYPE.name:
-        return None
+                                 role_templates: Mapping[str, PodTemplate]) -> Task:
     config = Dask(
         job_runner=Role(pod_template=role_templates.get("job-runner")),
         scheduler=Role(pod_template=role_templates.get("scheduler")),

@@ -20,8 +20,7 @@ from podtemplate import (
     Task,
     function_entrypoint,
 )
-from podtemplate.model.names import parse_quantity
-from podtemplate.resolve.pod import task_layers
+from podtemplate.plugin import config_of, parse_quantity, task_layers
 
 from ._crd_fields import NEWER_FIELDS
 from .config import (
@@ -38,7 +37,6 @@ __all__ = [
     "OPERATOR_ENV",
     "add_worker_flags",
     "CRD_SCHEMA_REASON",
-    "config_of",
     "define_roles",
     "worker_flags",
 ]
@@ -106,21 +104,10 @@ OWNED = {role: _owned(role) for role in ROLE_PATHS}
 UNSUPPORTED = {role: _unsupported(role) for role in ROLE_PATHS}
 
 
-def config_of(task: Task) -> Dask:
-    """The task's :class:`Dask` config (a bare ``Dask()`` when the task carries none)."""
-    config = task.task_config
-    if config is None:
-        return Dask()
-    if not isinstance(config, Dask):
-        raise DefinitionError(
-            f"task_config of a dask task must be Dask(...), not {type(config).__name__}",
-            task=task.name, field="task_config", fix="pass task_config=Dask(...)")
-    return config
-
 
 def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     """The job runner, scheduler and worker roles of ``task``, in manifest order."""
-    config = config_of(task)
+    config = config_of(task, Dask)
     _check_name(task)
     _check_no_command(task)
     job = _role_spec("job-runner", config.job_runner, _operator_layer(

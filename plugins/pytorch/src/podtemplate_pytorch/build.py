@@ -6,9 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import DefinitionError, RenderContext, RoleSpec, Task, object_metadata, place
+from podtemplate.plugin import config_of
 
 from .config import CONTAINER_NAME, PyTorch
-from .roles import PORT, PORT_NAME, SHM_PATH, SHM_VOLUME, config_of
+from .roles import PORT, PORT_NAME, SHM_PATH, SHM_VOLUME
 
 __all__ = ["API_VERSION", "DEFAULT_RESTART_POLICY", "KIND", "build_job"]
 
@@ -21,7 +22,7 @@ DEFAULT_RESTART_POLICY = "OnFailure"
 def build_job(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
               context: RenderContext) -> dict[str, Any]:
     """One PyTorchJob holding every role's pod as it was resolved."""
-    config = config_of(task)
+    config = config_of(task, PyTorch)
     manifest: dict[str, Any] = {"apiVersion": API_VERSION, "kind": KIND,
                                 "metadata": object_metadata(task, context), "spec": {}}
     for role in roles:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
 from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
-from podtemplate.model.names import check_quantity, parse_quantity
+from podtemplate.plugin import check_quantity, parse_quantity
 from pydantic import Field, field_validator, model_validator
 
 __all__ = ["CONTAINER_NAME", "Elastic", "PyTorch", "RunPolicy", "check_primary_name"]

@@ -13,7 +13,7 @@ from .roles import define_roles
 
 TASK_TYPE = TaskType(
     name=PyTorch.task_type, distribution="podtemplate-pytorch", kind=KIND,
-    api_version=API_VERSION, crd_file="kubeflow.org_pytorchjobs.yaml",
+    api_version=API_VERSION, crd_file="kubeflow.org_pytorchjobs.yaml", config=PyTorch,
     description="distributed PyTorch as a Kubeflow PyTorchJob (master and workers)")
 
 
@@ -23,27 +23,21 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 
 
 @hookimpl
-def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec] | None:
-    if task.task_type != TASK_TYPE.name:
-        return None
+def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     return define_roles(task, context)
 
 
 @hookimpl
 def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 pods: Mapping[str, dict[str, Any]],
-                                context: RenderContext) -> list[dict[str, Any]] | None:
-    if task.task_type != TASK_TYPE.name:
-        return None
+                                context: RenderContext) -> list[dict[str, Any]]:
     return [build_job(task, roles, pods, context)]
 
 
 @hookimpl
 def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
                                  pod_template_name: str | None,
-                                 role_templates: Mapping[str, PodTemplate]) -> Task | None:
-    if task_type != TASK_TYPE.name:
-        return None
+                                 role_templates: Mapping[str, PodTemplate]) -> Task:
     config = PyTorch(master=Role(pod_template=role_templates.get("master")),
                      worker=Role(pod_template=role_templates.get("worker"), replicas=2),
                      shm_size="1Gi")

@@ -13,6 +13,7 @@ from podtemplate import (
     Task,
     function_entrypoint,
 )
+from podtemplate.plugin import config_of
 
 from .config import CONTAINER_NAME, PyTorch, check_primary_name
 
@@ -22,7 +23,6 @@ __all__ = [
     "REPLICA_TYPES",
     "SHM_PATH",
     "SHM_VOLUME",
-    "config_of",
     "define_roles",
 ]
 
@@ -58,21 +58,10 @@ _SHM = (
 )
 
 
-def config_of(task: Task) -> PyTorch:
-    """The task's PyTorch config (a task built without one gets the defaults)."""
-    config = task.task_config
-    if config is None:
-        return PyTorch()
-    if not isinstance(config, PyTorch):
-        raise PluginError(f"task_config is a {type(config).__name__}, not PyTorch",
-                          task=task.name, field="task_config",
-                          fix="pass task_config=PyTorch(...) for a pytorch task")
-    return config
-
 
 def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     """``master`` (unless elastic) and ``worker``, in manifest order."""
-    config = config_of(task)
+    config = config_of(task, PyTorch)
     _check_task(task, config)
     layer = _operator_layer(task, context, config)
     owned = _ENTRYPOINT + (_SHM if config.shm_size else ())

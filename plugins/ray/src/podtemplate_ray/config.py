@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError, Role
-from podtemplate.model.names import check_dns1123_label
+from podtemplate.plugin import check_dns1123_label
 from pydantic import field_validator, model_validator
 
 __all__ = ["Head", "Ray", "RayStartValue", "WorkerGroup", "ray_start_params"]

@@ -9,8 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError
-from podtemplate.model.names import check_env_name
-from podtemplate.model.templates import EnvValue
+from podtemplate.plugin import EnvValue, check_env_name
 from pydantic import Field, field_validator
 
 __all__ = ["ShellConfig", "MAX_SCRIPT_BYTES", "normalize_inputs"]

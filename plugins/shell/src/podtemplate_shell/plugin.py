@@ -15,21 +15,16 @@ from podtemplate import (
     hookimpl,
     pod_manifest,
 )
+from podtemplate.plugin import config_of
 
 from .config import ShellConfig
 from .delivery import SCRIPT_DIR, SCRIPT_VOLUME, configmap_manifest, operator_layer
 from .task import TASK_TYPE_NAME, ShellTask
 
-TASK_TYPE = TaskType(name=TASK_TYPE_NAME, distribution="podtemplate-shell",
+TASK_TYPE = TaskType(name=TASK_TYPE_NAME, distribution="podtemplate-shell", config=ShellConfig,
                      description="a shell script in one v1 Pod, delivered in a ConfigMap")
 ROLE = "pod"
 
-
-def _config(task: Task) -> ShellConfig | None:
-    if task.task_type != TASK_TYPE_NAME:
-        return None
-    assert isinstance(task.task_config, ShellConfig), "shell tasks are built by ShellTask()"
-    return task.task_config
 
 
 def _owned(config: ShellConfig) -> tuple[FieldDecl, ...]:
@@ -50,10 +45,8 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 
 
 @hookimpl
-def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec] | None:
-    config = _config(task)
-    if config is None:
-        return None
+def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
+    config = config_of(task, ShellConfig)
     return [RoleSpec(name=ROLE, template_path="", owned=_owned(config),
                      operator_layer=operator_layer(task, config, context))]
 
@@ -61,19 +54,15 @@ def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpe
 @hookimpl
 def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 pods: Mapping[str, dict[str, Any]],
-                                context: RenderContext) -> list[dict[str, Any]] | None:
-    config = _config(task)
-    if config is None:
-        return None
+                                context: RenderContext) -> list[dict[str, Any]]:
+    config = config_of(task, ShellConfig)
     return [pod_manifest(task, pods[ROLE], context), configmap_manifest(task, config, context)]
 
 
 @hookimpl
 def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
                                  pod_template_name: str | None,
-                                 role_templates: Mapping[str, PodTemplate]) -> Task | None:
-    if task_type != TASK_TYPE_NAME:
-        return None
+                                 role_templates: Mapping[str, PodTemplate]) -> Task:
     return ShellTask(name="sample-shell", script='echo "hello $WHO"\n', image="busybox:1.36",
                      inputs={"WHO": "world"}, pod_template=pod_template,
                      pod_template_name=pod_template_name)

@@ -6,7 +6,7 @@ import inspect
 from collections.abc import Mapping, Sequence
 
 from podtemplate import DefinitionError, PodTemplate, PodTemplateError, Resources, Task
-from podtemplate.model.templates import EnvValue
+from podtemplate.plugin import EnvValue
 
 from .config import ShellConfig, normalize_inputs
 from .delivery import SCRIPT_PATH

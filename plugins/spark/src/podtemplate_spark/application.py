@@ -15,7 +15,7 @@ from .config import ApplicationType, Spark
 from .launcher import DEFAULT_MAIN_APPLICATION_FILE
 from .roles import CONTAINER_NAMES, DRIVER
 
-__all__ = ["Application", "application_for", "config_of", "infer_type"]
+__all__ = ["Application", "application_for", "infer_type"]
 
 
 @dataclass(frozen=True)
@@ -25,17 +25,6 @@ class Application:
     main_class: str | None
     arguments: tuple[str, ...]
 
-
-def config_of(task: Task) -> Spark:
-    """The task's ``Spark`` config; a bare ``Spark()`` when it has none."""
-    config = task.task_config
-    if config is None:
-        return Spark()
-    if not isinstance(config, Spark):
-        raise DefinitionError(f"task_config is a {type(config).__name__}, not Spark",
-                              task=task.name, field="task_config",
-                              fix="pass task_config=Spark(...)")
-    return config
 
 
 def infer_type(main_application_file: str) -> ApplicationType:

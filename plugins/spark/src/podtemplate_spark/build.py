@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from podtemplate import DefinitionError, RenderContext, Task, object_metadata
+from podtemplate.plugin import config_of
 
-from .application import application_for, config_of
+from .application import application_for
 from .conf import Warn, combine_conf, derived_conf, yield_to_user
 from .config import ROLE_NAMES, Spark, spark_version_at_least
 from .natives import pod_natives, primary_container
@@ -43,7 +44,7 @@ def executors_interruptible(task: Task, config: Spark) -> bool:
 
 def build_application(task: Task, pods: Mapping[str, dict[str, Any]],
                       context: RenderContext) -> dict[str, Any]:
-    config = config_of(task)
+    config = config_of(task, Spark)
     warn = _warner(task, context)
     user_conf = config.spark_conf or {}
     app = application_for(task, config, context)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from podtemplate import PodTemplateError
-from podtemplate.model.podspec import validate_pod_template_spec
+from podtemplate.plugin import validate_pod_template_spec
 
 from .build import API_VERSION, KIND
 from .config import ROLE_NAMES

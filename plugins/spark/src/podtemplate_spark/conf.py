@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from podtemplate import InvalidQuantityError
-from podtemplate.model.names import parse_quantity
+from podtemplate.plugin import parse_quantity
 
 from .units import spark_memory_bytes
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from podtemplate import ConfigModel, DefinitionError, Role
-from podtemplate.model.names import check_quantity
+from podtemplate.plugin import check_quantity
 from pydantic import field_validator, model_validator
 
 from .conf import RESERVED_KEYS, conflicts

@@ -6,17 +6,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import PodTemplate, RenderContext, RoleSpec, Task, TaskType, hookimpl
+from podtemplate.plugin import config_of
 
-from .application import application_for, check_task, config_of
+from .application import application_for, check_task
 from .build import API_VERSION, KIND, build_application
 from .check import template_problems
-from .config import ROLE_NAMES, SparkRole
+from .config import ROLE_NAMES, Spark, SparkRole
 from .roles import role_spec
 from .task import SparkApplicationTask
 
 TASK_TYPE = TaskType(
-    name="spark", distribution="podtemplate-spark", kind=KIND, api_version=API_VERSION,
-    crd_file="sparkoperator.k8s.io_sparkapplications.yaml",
+    name=Spark.task_type, distribution="podtemplate-spark", kind=KIND, api_version=API_VERSION,
+    crd_file="sparkoperator.k8s.io_sparkapplications.yaml", config=Spark,
     description="a Spark application (driver and executors) as a Kubeflow Spark Operator "
     "SparkApplication")
 
@@ -27,10 +28,8 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 
 
 @hookimpl
-def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec] | None:
-    if task.task_type != TASK_TYPE.name:
-        return None
-    config = config_of(task)
+def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
+    config = config_of(task, Spark)
     check_task(task)
     application_for(task, config, context)  # fail before resolving any pod
     return [role_spec(name, config.role(name)) for name in ROLE_NAMES]
@@ -39,9 +38,7 @@ def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpe
 @hookimpl
 def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 pods: Mapping[str, dict[str, Any]],
-                                context: RenderContext) -> list[dict[str, Any]] | None:
-    if task.task_type != TASK_TYPE.name:
-        return None
+                                context: RenderContext) -> list[dict[str, Any]]:
     return [build_application(task, pods, context)]
 
 
@@ -49,17 +46,13 @@ def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
 def podtemplate_check_manifest(task: Task, manifest: Mapping[str, Any],
                                pods: Mapping[str, Mapping[str, Any]],
                                context: RenderContext) -> Sequence[str] | None:
-    if task.task_type != TASK_TYPE.name:
-        return None
     return template_problems(manifest, validated=pods)
 
 
 @hookimpl
 def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
                                  pod_template_name: str | None,
-                                 role_templates: Mapping[str, PodTemplate]) -> Task | None:
-    if task_type != TASK_TYPE.name:
-        return None
+                                 role_templates: Mapping[str, PodTemplate]) -> Task:
     return SparkApplicationTask(
         name="sample-spark", image="apache/spark:3.5.5",
         main_application_file="local:///opt/spark/examples/jars/spark-examples.jar",

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import DefinitionError, PodTemplate, PodTemplateError, Resources, Role, Task
-from podtemplate.model.templates import EnvValue
+from podtemplate.plugin import EnvValue
 
 from .config import DEFAULT_SPARK_VERSION, ApplicationType, Spark
 from .natives import cpu_fields, memory_fields

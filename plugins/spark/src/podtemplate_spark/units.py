@@ -13,7 +13,7 @@ import re
 from decimal import Decimal
 
 from podtemplate import DefinitionError, InvalidQuantityError
-from podtemplate.model.names import parse_quantity
+from podtemplate.plugin import parse_quantity
 
 __all__ = [
     "MIB",

@@ -1,0 +1,86 @@
+"""The API of plugin authors: everything a task-type plugin may import from core.
+
+A plugin imports from ``podtemplate`` (the user API), from this module, and in its tests
+from ``podtemplate.testing``. Every other module of core is private and may change; a
+test of this repository fails if a bundled plugin imports one. ``docs/plugins.md`` walks
+through a new task type built on these names.
+"""
+
+from __future__ import annotations
+
+from .context import RenderContext
+from .errors import (
+    DefinitionError,
+    InvalidNameError,
+    InvalidPodSpecError,
+    InvalidQuantityError,
+    ManifestValidationError,
+    PluginError,
+    PodTemplateError,
+)
+from .hookspecs import hookimpl
+from .manifest import get_path, object_metadata, place, pod_manifest
+from .model.names import (
+    check_dns1123_label,
+    check_dns1123_subdomain,
+    check_env_name,
+    check_label_key,
+    check_label_value,
+    check_quantity,
+    dns1123_label_ok,
+    parse_quantity,
+    to_dns1123,
+)
+from .model.podspec import validate_pod_spec, validate_pod_template_spec
+from .model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType, config_of
+from .model.task import Task
+from .model.templates import ConfigModel, EnvValue, PodTemplate, Resources, Role
+from .resolve.layers import Layer
+from .resolve.pod import task_layers
+from .runtime import function_entrypoint
+
+__all__ = [
+    # declaring a task type and its roles
+    "TaskType",
+    "RoleSpec",
+    "FieldDecl",
+    "SCHEDULING_FIELDS",
+    "hookimpl",
+    # the shared concepts
+    "ConfigModel",
+    "EnvValue",
+    "PodTemplate",
+    "Resources",
+    "Role",
+    "Task",
+    "RenderContext",
+    "config_of",
+    # building manifests
+    "function_entrypoint",
+    "get_path",
+    "object_metadata",
+    "place",
+    "pod_manifest",
+    "task_layers",
+    "Layer",
+    # checks at definition time
+    "check_dns1123_label",
+    "check_dns1123_subdomain",
+    "check_env_name",
+    "check_label_key",
+    "check_label_value",
+    "check_quantity",
+    "dns1123_label_ok",
+    "parse_quantity",
+    "to_dns1123",
+    "validate_pod_spec",
+    "validate_pod_template_spec",
+    # errors
+    "DefinitionError",
+    "InvalidNameError",
+    "InvalidPodSpecError",
+    "InvalidQuantityError",
+    "ManifestValidationError",
+    "PluginError",
+    "PodTemplateError",
+]

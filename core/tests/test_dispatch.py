@@ -1,0 +1,160 @@
+"""Each task is dispatched to the plugin that declared its type: per-task hooks reach that
+plugin alone, manifest checks reach it and the plugins that declare no task type, and a
+wrong ``task_config`` gets the one error of core whatever the type."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+import pytest
+from podtemplate import (
+    ConfigModel,
+    DefinitionError,
+    Platform,
+    PodTemplate,
+    RenderContext,
+    RoleSpec,
+    Task,
+    TaskType,
+    hookimpl,
+    pod_manifest,
+    render,
+)
+from podtemplate.dispatch import build_plugin_manager, make_sample_task, plugin_infos
+from podtemplate.plugin import config_of
+
+
+class Knobs(ConfigModel):
+    task_type: ClassVar[str] = "alpha"
+    level: int = 1
+
+
+class Needy(ConfigModel):
+    task_type: ClassVar[str] = "beta"
+    required: str
+
+
+class TaskTypePlugin:
+    """A task-type plugin whose hooks answer for any task they are handed (no guard) and
+    record every call, so a call for another type's task shows."""
+
+    def __init__(self, name: str, config: type[Any] | None) -> None:
+        self.task_type = TaskType(name=name, distribution=f"test-{name}", config=config)
+        self.calls: list[tuple[str, str]] = []
+
+    @hookimpl
+    def podtemplate_add_task_types(self) -> Sequence[TaskType]:
+        return [self.task_type]
+
+    @hookimpl
+    def podtemplate_define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
+        self.calls.append(("define_roles", task.name))
+        return [RoleSpec(name="pod", template_path="")]
+
+    @hookimpl
+    def podtemplate_build_manifests(self, task: Task, roles: Sequence[RoleSpec],
+                                    pods: Mapping[str, dict[str, Any]],
+                                    context: RenderContext) -> list[dict[str, Any]]:
+        self.calls.append(("build_manifests", task.name))
+        return [pod_manifest(task, pods["pod"], context)]
+
+    @hookimpl
+    def podtemplate_check_manifest(self, task: Task, manifest: Mapping[str, Any],
+                                   pods: Mapping[str, Mapping[str, Any]],
+                                   context: RenderContext) -> Sequence[str] | None:
+        self.calls.append(("check_manifest", task.name))
+        return None
+
+    @hookimpl
+    def podtemplate_make_sample_task(self, task_type: str, pod_template: PodTemplate | None,
+                                     pod_template_name: str | None,
+                                     role_templates: Mapping[str, PodTemplate]) -> Task:
+        self.calls.append(("make_sample_task", task_type))
+        return Task(name=f"sample-{task_type}", task_type=task_type, image="busybox:1.36")
+
+
+class Policy:
+    """A plugin that declares no task type: it checks every task's manifests."""
+
+    def __init__(self) -> None:
+        self.checked: list[str] = []
+
+    @hookimpl
+    def podtemplate_check_manifest(self, task: Task, manifest: Mapping[str, Any],
+                                   pods: Mapping[str, Mapping[str, Any]],
+                                   context: RenderContext) -> Sequence[str] | None:
+        self.checked.append(task.name)
+        return None
+
+
+@pytest.fixture
+def plugins() -> tuple[TaskTypePlugin, TaskTypePlugin, Policy]:
+    return TaskTypePlugin("alpha", Knobs), TaskTypePlugin("beta", Needy), Policy()
+
+
+def render_two(plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
+    manager = build_plugin_manager(plugins, load_entry_points=False)
+    tasks = [Task(name="a", task_type="alpha", image="busybox:1.36", task_config=Knobs()),
+             Task(name="b", task_type="beta", image="busybox:1.36",
+                  task_config=Needy(required="x"))]
+    render(tasks, platform=Platform(), plugin_manager=manager)
+
+
+def test_per_task_hooks_reach_only_the_plugin_of_the_task_type(
+        plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
+    alpha, beta, _ = plugins
+    render_two(plugins)
+    assert alpha.calls == [("define_roles", "a"), ("build_manifests", "a"),
+                           ("check_manifest", "a")]
+    assert beta.calls == [("define_roles", "b"), ("build_manifests", "b"),
+                          ("check_manifest", "b")]
+
+
+def test_a_plugin_without_task_types_checks_every_manifest(
+        plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
+    render_two(plugins)
+    assert plugins[2].checked == ["a", "b"]
+
+
+def test_the_sample_task_is_made_by_its_own_plugin(
+        plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
+    alpha, beta, _ = plugins
+    manager = build_plugin_manager(plugins, load_entry_points=False)
+    assert make_sample_task(manager, "beta").name == "sample-beta"
+    assert (alpha.calls, beta.calls) == ([], [("make_sample_task", "beta")])
+
+
+def test_plugin_infos_name_each_plugins_own_task_types(
+        plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
+    manager = build_plugin_manager(plugins, load_entry_points=False)
+    declared = {info.name: [t.name for t in info.task_types] for info in plugin_infos(manager)}
+    assert sorted(declared.values()) == [[], [], ["alpha"], ["beta"]]
+
+
+def test_a_wrong_config_fails_in_core_before_the_plugin_is_called(
+        plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
+    alpha = plugins[0]
+    manager = build_plugin_manager(plugins, load_entry_points=False)
+    wrong = Task(name="a", task_type="alpha", image="busybox:1.36",
+                 task_config=Needy(required="x"))
+    with pytest.raises(DefinitionError) as caught:
+        render(wrong, platform=Platform(), plugin_manager=manager)
+    assert str(caught.value) == (
+        "task 'a', task_config: task_config of a alpha task must be Knobs(...), not Needy "
+        "(fix: pass task_config=Knobs(...))")
+    assert alpha.calls == []
+
+
+def test_config_of_defaults_a_missing_config_or_says_it_is_needed() -> None:
+    bare = Task(name="a", task_type="alpha", image="busybox:1.36")
+    assert config_of(bare, Knobs) == Knobs()
+    with pytest.raises(DefinitionError, match=r"a alpha task needs a task_config .*Needy"):
+        config_of(bare, Needy)
+
+
+def test_a_task_type_declares_its_config_and_crds() -> None:
+    declared = TaskType(name="alpha", distribution="test-alpha", config=Knobs,
+                        crds=("test_alpha:crds/alpha.yaml",))
+    assert declared.config is Knobs and declared.crds == ("test_alpha:crds/alpha.yaml",)
+    assert TaskType(name="plain", distribution="test-plain").crds == ()
