@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..context import RenderContext
@@ -24,7 +25,14 @@ from .layers import (
     without_task_resources,
 )
 
-__all__ = ["resolve_pod", "cluster_template", "named_template", "task_layers", "SYSTEM_LABELS"]
+__all__ = [
+    "LAYER_ORDER",
+    "SYSTEM_LABELS",
+    "cluster_template",
+    "named_template",
+    "resolve_pod",
+    "task_layers",
+]
 
 SYSTEM_LABELS = ("podtemplate.io/task", "podtemplate.io/task-type", "podtemplate.io/role")
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
@@ -91,42 +99,101 @@ def _settings_parts(owner: Task | Role, gpu: str, context: RenderContext
         limit=_RECENT_LIMIT)
 
 
+@dataclass(frozen=True)
+class _RoleInputs:
+    """What the layer builders of one role read."""
+
+    task: Task
+    role_spec: RoleSpec
+    context: RenderContext
+    primary: str
+
+    @property
+    def scheduling(self) -> bool:
+        return self.role_spec.inherit == "scheduling"
+
+
+def _cluster_template_layer(of: _RoleInputs) -> Layer | None:
+    found = cluster_template(of.task, of.context)
+    if found is None:
+        return None
+    return _template_layer(of.context, found[0], found[1], "primary",
+                           without_task_resources if of.scheduling else None)
+
+
+def _interruptible_layer(of: _RoleInputs) -> Layer | None:
+    if not (_interruptible(of.task, of.role_spec) and of.context.platform.interruptible):
+        return None
+    return _platform_layer(of.context, "interruptible")
+
+
+def _own_template_layer(label: str, template: Callable[[_RoleInputs], PodTemplate | None]
+                        ) -> Callable[[_RoleInputs], Layer | None]:
+    """The builder of a template the task or the run brings (narrowed to scheduling fields
+    for a role that inherits only those)."""
+    def build(of: _RoleInputs) -> Layer | None:
+        own = template(of)
+        if own is None:
+            return None
+        return _template_layer(of.context, label, own, None,
+                               scheduling_only if of.scheduling else None)
+    return build
+
+
+def _task_settings_layer(of: _RoleInputs) -> Layer | None:
+    if of.scheduling:
+        return None
+    task = of.task
+    parts = _settings_parts(task, of.context.platform.gpu_resource_name, of.context)
+    return settings_layer("task settings", parts, primary=of.primary, image=task.image,
+                          command=task.command, args=task.args)
+
+
+def _role_named_template_layer(of: _RoleInputs) -> Layer | None:
+    role = of.role_spec.role
+    if role is None or not role.pod_template_name:
+        return None
+    return _role_named_template(role.pod_template_name, of.role_spec.name, of.context)
+
+
+def _role_template_layer(of: _RoleInputs) -> Layer | None:
+    role = of.role_spec.role
+    if role is None or role.pod_template is None:
+        return None
+    return _template_layer(of.context, f"role template ({of.role_spec.name})",
+                           role.pod_template, None, None)
+
+
+def _role_settings_layer(of: _RoleInputs) -> Layer | None:
+    role = of.role_spec.role
+    if role is None:
+        return None
+    parts = _settings_parts(role, of.context.platform.gpu_resource_name, of.context)
+    return settings_layer(f"role settings ({of.role_spec.name})", parts, primary=of.primary,
+                          image=role.image)
+
+
+# The layers of one role, lowest first: where two set the same field, the later one wins.
+# This list is the order; nothing else in the code base restates it. After these come the
+# platform's defaultResources (filling only what is still unset) and, last, the operator
+# layer of the task type (RoleSpec.operator_layer).
+LAYER_ORDER: tuple[tuple[str, Callable[[_RoleInputs], Layer | None]], ...] = (
+    ("cluster template", _cluster_template_layer),            # 1: named, else default
+    ("platform interruptible", _interruptible_layer),         # 1: interruptible tasks
+    ("task template", _own_template_layer("task template", lambda of: of.task.pod_template)),
+    ("task settings", _task_settings_layer),                  # 3: image, env, resources
+    ("task override", _own_template_layer("task override", lambda of: of.task.override)),
+    ("run override", _own_template_layer("run override", lambda of: of.context.override)),
+    ("role cluster template", _role_named_template_layer),    # 5: a role's named template
+    ("role template", _role_template_layer),                  # 5: a role's inline template
+    ("role settings", _role_settings_layer),                  # 6: a role's image, env...
+)
+
+
 def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
                  primary: str) -> list[Layer]:
-    layers: list[Layer] = []
-    scheduling = role_spec.inherit == "scheduling"
-    found = cluster_template(task, context)
-    if found is not None:
-        layers.append(_template_layer(context, found[0], found[1], "primary",
-                                      without_task_resources if scheduling else None))
-    if _interruptible(task, role_spec) and context.platform.interruptible:
-        layers.append(_platform_layer(context, "interruptible"))
-    gpu = context.platform.gpu_resource_name
-    narrow = scheduling_only if scheduling else None
-    for label, own in (("task template", task.pod_template), ("task override", task.override),
-                       ("run override", context.override)):
-        if own is not None:
-            layers.append(_template_layer(context, label, own, None, narrow))
-        if label == "task template" and not scheduling:
-            settings = settings_layer("task settings", _settings_parts(task, gpu, context),
-                                      primary=primary, image=task.image, command=task.command,
-                                      args=task.args)
-            if settings is not None:
-                layers.append(settings)
-    role = role_spec.role
-    if role is not None:
-        if role.pod_template_name:
-            layers.append(_role_named_template(role.pod_template_name, role_spec.name,
-                                               context))
-        if role.pod_template is not None:
-            layers.append(_template_layer(context, f"role template ({role_spec.name})",
-                                          role.pod_template, None, None))
-        settings = settings_layer(f"role settings ({role_spec.name})",
-                                  _settings_parts(role, gpu, context), primary=primary,
-                                  image=role.image)
-        if settings is not None:
-            layers.append(settings)
-    return layers
+    inputs = _RoleInputs(task, role_spec, context, primary)
+    return [layer for _, build in LAYER_ORDER if (layer := build(inputs)) is not None]
 
 
 def _template_layer(context: RenderContext, label: str, template: PodTemplate,
