@@ -8,7 +8,24 @@ from typing import Any
 from .context import RenderContext
 from .model.task import Task
 
-__all__ = ["object_metadata", "pod_manifest", "place", "get_path"]
+__all__ = [
+    "DEFAULT_CONTAINER_ANNOTATION",
+    "ROLE_LABEL",
+    "SYSTEM_LABELS",
+    "TASK_LABEL",
+    "TASK_TYPE_LABEL",
+    "get_path",
+    "object_metadata",
+    "place",
+    "pod_manifest",
+]
+
+# The labels podtemplate puts on every object and pod it renders, spelled here only.
+TASK_LABEL = "podtemplate.io/task"
+TASK_TYPE_LABEL = "podtemplate.io/task-type"
+ROLE_LABEL = "podtemplate.io/role"  # on pods only
+SYSTEM_LABELS = (TASK_LABEL, TASK_TYPE_LABEL, ROLE_LABEL)
+DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
 
 
 def object_metadata(task: Task, context: RenderContext, *, name: str | None = None,
@@ -19,8 +36,8 @@ def object_metadata(task: Task, context: RenderContext, *, name: str | None = No
         metadata["namespace"] = context.namespace
     metadata["labels"] = {
         **dict(labels or {}),
-        "podtemplate.io/task": task.name,
-        "podtemplate.io/task-type": task.task_type,
+        TASK_LABEL: task.name,
+        TASK_TYPE_LABEL: task.task_type,
     }
     return metadata
 

@@ -19,7 +19,18 @@ from .errors import (
     PodTemplateError,
 )
 from .hookspecs import hookimpl
-from .manifest import get_path, object_metadata, place, pod_manifest
+from .manifest import (
+    DEFAULT_CONTAINER_ANNOTATION,
+    ROLE_LABEL,
+    SYSTEM_LABELS,
+    TASK_LABEL,
+    TASK_TYPE_LABEL,
+    get_path,
+    object_metadata,
+    place,
+    pod_manifest,
+)
+from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
 from .model.names import (
     check_dns1123_label,
     check_dns1123_subdomain,
@@ -46,6 +57,10 @@ __all__ = [
     "FieldDecl",
     "SCHEDULING_FIELDS",
     "hookimpl",
+    # the magic container names of a template layer
+    "PRIMARY_CONTAINER",
+    "DEFAULT_CONTAINER",
+    "DEFAULT_INIT_CONTAINER",
     # the shared concepts
     "ConfigModel",
     "EnvValue",
@@ -62,6 +77,11 @@ __all__ = [
     "place",
     "pod_manifest",
     "task_layers",
+    "SYSTEM_LABELS",
+    "TASK_LABEL",
+    "TASK_TYPE_LABEL",
+    "ROLE_LABEL",
+    "DEFAULT_CONTAINER_ANNOTATION",
     "Layer",
     # checks at definition time
     "check_dns1123_label",

@@ -8,12 +8,13 @@ from .context import RenderContext
 from .errors import DefinitionError
 from .executor import executor_command
 from .inputs import inputs_for
+from .merge.aliases import PRIMARY_CONTAINER
 from .model.task import Task
 
 __all__ = ["function_entrypoint"]
 
 
-def function_entrypoint(task: Task, context: RenderContext, container_name: str = "primary"
+def function_entrypoint(task: Task, context: RenderContext, container_name: str = PRIMARY_CONTAINER
                         ) -> dict[str, Any]:
     """A container fragment whose command/args run ``task``'s function through the core
     executor with the render's ``--input`` values. Its name is ``container_name``."""

@@ -19,6 +19,7 @@ from ..context import RenderContext
 from ..errors import PodTemplateError
 from ..files.yamlio import dump_json, dump_yaml
 from ..inputs import parse_input_pairs
+from ..manifest import TASK_LABEL
 from ..render import iter_render, make_context
 from .targets import collect_tasks
 
@@ -71,7 +72,7 @@ def _by_task(manifests: Iterable[dict[str, Any]]) -> Iterator[tuple[str, list[di
     current: str | None = None
     batch: list[dict[str, Any]] = []
     for manifest in manifests:
-        task = manifest["metadata"].get("labels", {}).get("podtemplate.io/task", "")
+        task = manifest["metadata"].get("labels", {}).get(TASK_LABEL, "")
         if batch and task != current:
             yield current or "", batch
             batch = []

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS
 from ..merge.engine import duplicate_keys
 from ..model.podspec import field_path
-from ..resolve.pod import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS
 from ..schemas.crd import Crd, CrdProblem, crd_for, validate_custom_resource
 from .compare import path_segments
 from .probe import PRIMARY

@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .rules import EMPTY, MAP, SET, UNION, Node, key_of
+from .rules import DELETE, EMPTY, MAP, MERGE, PATCH, REPLACE, SET, UNION, Node, key_of
 
-DEFAULT = "default"
-DEFAULT_INIT = "default-init"
-PATCH = "$patch"
-DELETE = "delete"
-REPLACE = "replace"
+# The magic container names, spelled here only.
+PRIMARY_CONTAINER = "primary"  # a cluster template's primary; the default primary name
+DEFAULT_CONTAINER = "default"  # every container of the pod
+DEFAULT_INIT_CONTAINER = "default-init"  # every init container of the pod
+MAGIC_CONTAINER_NAMES = frozenset({DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER})
 
 def copy_json(value: Any) -> Any:
     """Deep copy of JSON-shaped data, keeping nulls and directives."""
@@ -35,7 +35,7 @@ def copy_json(value: Any) -> Any:
 def _as_replace(value: Any) -> Any:
     """What ``value`` must become when a lower fragment of the same layer deleted the field:
     applied fresh, not merged over what the layers beneath hold."""
-    if isinstance(value, Mapping) and value.get(PATCH) in (None, "merge"):
+    if isinstance(value, Mapping) and value.get(PATCH) in (None, MERGE):
         return {**copy_json(value), PATCH: REPLACE}
     if isinstance(value, (list, tuple)):
         items = copy_json(value)
@@ -130,7 +130,7 @@ def _apply_default(containers: list[Any], magic: str, names: Sequence[str],
     base = defaults[0]
     for entry in defaults[1:]:
         base = compose(base, entry, node)
-    targets = [name for name in dict.fromkeys(names) if name not in (DEFAULT, DEFAULT_INIT)]
+    targets = [name for name in dict.fromkeys(names) if name not in MAGIC_CONTAINER_NAMES]
     wanted = set(targets)
     out: list[Any] = []
     present: set[Any] = set()
@@ -155,10 +155,10 @@ def expand(spec: Mapping[str, Any], *, primary_name: str, layer_primary_name: st
     if isinstance(containers, list):
         containers = _rename_primary(containers, primary_name, layer_primary_name,
                                      containers_node)
-        out["containers"] = _apply_default(containers, DEFAULT, container_names,
+        out["containers"] = _apply_default(containers, DEFAULT_CONTAINER, container_names,
                                            containers_node)
     init = out.get("initContainers")
     if isinstance(init, list):
-        out["initContainers"] = _apply_default(init, DEFAULT_INIT, init_container_names,
+        out["initContainers"] = _apply_default(init, DEFAULT_INIT_CONTAINER, init_container_names,
                                                init_node)
     return out

@@ -25,8 +25,12 @@ from ..errors import MergeError
 from . import aliases as _merge_aliases
 from ._list_rules import LIST_RULES
 from .rules import (
+    DELETE,
     EMPTY,
     MAP,
+    MERGE,
+    PATCH,
+    REPLACE,
     SET,
     UNION,
     Malformed,
@@ -70,11 +74,7 @@ KEYED_DEVIATIONS: dict[str, tuple[str, ...]] = {
     "spec.securityContext.sysctls[]": ("name",),
 }
 
-PATCH = "$patch"
-DELETE = "delete"
-REPLACE = "replace"
-_MERGE = "merge"
-_DIRECTIVES = (REPLACE, DELETE, _MERGE)
+_DIRECTIVES = (REPLACE, DELETE, MERGE)
 _UNKNOWN_FIX = "use $patch: replace, delete or merge"
 _GONE = object()  # marks a deleted slot of a keyed list until the list is compacted
 _PLAIN = frozenset({str, int, bool, float})  # leaf types, set as they are

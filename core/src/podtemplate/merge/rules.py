@@ -17,6 +17,12 @@ SET = "set"  # union of plain values, order kept, duplicates dropped
 MAP = "map"  # items matched by key fields and merged recursively
 UNION = "union"  # union of whole items, exact duplicates dropped
 
+# The merge directive of a layer (`$patch: replace|delete|merge`), spelled here only.
+PATCH = "$patch"
+REPLACE = "replace"
+DELETE = "delete"
+MERGE = "merge"
+
 _TOKEN = re.compile(r"[^.\[\]{}]+|\[\]|\{\}")
 
 
@@ -210,7 +216,7 @@ def find_duplicates(value: Any, node: Node, path: str, found: list[str]) -> None
 def _repeated_keys(items: list[Any], node: Node) -> list[Any]:
     counts: dict[Any, int] = {}
     for item in items:
-        if not isinstance(item, Mapping) or "$patch" in item:
+        if not isinstance(item, Mapping) or PATCH in item:
             continue
         try:
             key = key_of(item, node)

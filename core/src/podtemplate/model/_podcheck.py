@@ -29,6 +29,8 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic.types import Strict
 
+from ..merge.rules import MERGE, PATCH, REPLACE
+
 __all__ = ["proves_pod_template_spec"]
 
 # A node of the table: ("leaf", accepted exact types) | ("any",) | ("list", node) |
@@ -39,7 +41,7 @@ _ANY: Node = ("any",)
 _SCALARS = {str: str, int: int, bool: bool, float: float}
 # Directives after which an object contributes its other fields as they are (a plugin
 # replaces a volume or a mount of the same name wholly, for example).
-_KEEPING = ("replace", "merge")
+_KEEPING = (REPLACE, MERGE)
 
 
 def _leaf(annotation: Any) -> frozenset[type] | None:
@@ -111,7 +113,7 @@ def _walk(value: Any, node: Node) -> bool:
         fields = node[1]
         for key, sub in value.items():
             if key not in fields:
-                if key == "$patch" and sub in _KEEPING:
+                if key == PATCH and sub in _KEEPING:
                     continue  # the merge drops it and keeps the object's other fields
                 return False  # unknown, or not canonical (snake_case), or another directive
             if sub is None:

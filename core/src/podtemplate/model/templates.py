@@ -19,6 +19,7 @@ from pydantic import (
 
 from ..errors import DefinitionError, InvalidNameError, PodTemplateError, TemplateFileError
 from ..files.yamlio import load_all
+from ..merge.aliases import PRIMARY_CONTAINER
 from .names import (
     check_dns1123_label,
     check_env_name,
@@ -105,7 +106,7 @@ class PodTemplate:
 
     __slots__ = ("annotations", "labels", "pod_spec", "primary_container_name", "source")
 
-    def __init__(self, pod_spec: Any = None, primary_container_name: str = "primary",
+    def __init__(self, pod_spec: Any = None, primary_container_name: str = PRIMARY_CONTAINER,
                  labels: Mapping[str, str] | None = None,
                  annotations: Mapping[str, str] | None = None, *,
                  source: str | None = None) -> None:
@@ -128,7 +129,7 @@ class PodTemplate:
         self.primary_container_name = primary_container_name
 
     @classmethod
-    def from_yaml(cls, path_or_text: str | Path, primary_container_name: str = "primary"
+    def from_yaml(cls, path_or_text: str | Path, primary_container_name: str = PRIMARY_CONTAINER
                   ) -> PodTemplate:
         """Load ``kind: PodTemplate``, ``kind: Pod`` or a bare PodSpec from a path or text."""
         path = Path(path_or_text) if _looks_like_path(path_or_text) else None
@@ -145,7 +146,7 @@ class PodTemplate:
         return cls.from_manifest(documents[0], primary_container_name, source=source)
 
     @classmethod
-    def from_manifest(cls, document: Any, primary_container_name: str = "primary", *,
+    def from_manifest(cls, document: Any, primary_container_name: str = PRIMARY_CONTAINER, *,
                       source: str | None = None) -> PodTemplate:
         if not isinstance(document, Mapping):
             raise TemplateFileError("a pod template must be a mapping", file=source,

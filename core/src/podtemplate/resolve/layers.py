@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..merge.aliases import DEFAULT_CONTAINER, MAGIC_CONTAINER_NAMES
+from ..merge.rules import PATCH
 from ..model.roles import SCHEDULING_FIELDS
 from ..model.templates import PodTemplate, Resources, normalize_env
 
@@ -21,7 +23,6 @@ __all__ = [
 
 
 _NO_NAMES: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-_DEFAULT_ENTRIES = ("default", "default-init")
 
 
 class Layer:
@@ -80,7 +81,7 @@ class Layer:
         if found is None:
             spec = self.fragment.get("spec") or {}
             found = self._has_default_entries = any(
-                isinstance(c, dict) and c.get("name") in _DEFAULT_ENTRIES
+                isinstance(c, dict) and c.get("name") in MAGIC_CONTAINER_NAMES
                 for name in ("containers", "initContainers") for c in spec.get(name) or ())
         return found
 
@@ -90,7 +91,7 @@ def _names_in(items: Any) -> tuple[Any, ...]:
         return ()
     names = []
     for item in items:
-        if isinstance(item, dict) and item.get("$patch") is None:
+        if isinstance(item, dict) and item.get(PATCH) is None:
             names.append(item.get("name"))
     return tuple(names)
 
@@ -170,7 +171,7 @@ def without_task_resources(layer: Layer) -> Layer:
     (and ``default``) container would give the task are dropped, so a GPU template does
     not make a helper pod such as a job submitter request a GPU."""
     spec = layer.fragment.get("spec") or {}
-    task_names = {layer.primary_alias, "default"}
+    task_names = {layer.primary_alias, DEFAULT_CONTAINER}
     containers = [
         {k: v for k, v in c.items() if k != "resources"} if c.get("name") in task_names else c
         for c in spec.get("containers") or ()

@@ -9,7 +9,10 @@ from typing import Any
 from ..context import RenderContext
 from ..errors import DefinitionError, PodTemplateError
 from ..files.store import find_template
+from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS
+from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
+from ..merge.rules import PATCH
 from ..model.names import dns1123_label_ok, parse_quantity
 from ..model.podspec import validate_pod_template_spec
 from ..model.roles import RoleSpec
@@ -34,9 +37,6 @@ __all__ = [
     "task_layers",
 ]
 
-SYSTEM_LABELS = ("podtemplate.io/task", "podtemplate.io/task-type", "podtemplate.io/role")
-DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
-_MAGIC = {"default", "default-init"}
 _RECENT = "resolve:recent"  # what the task being rendered just computed
 _RECENT_LIMIT = 16
 _SHARED_LAYERS = "resolve:template-layers"
@@ -117,7 +117,7 @@ def _cluster_template_layer(of: _RoleInputs) -> Layer | None:
     found = cluster_template(of.task, of.context)
     if found is None:
         return None
-    return _template_layer(of.context, found[0], found[1], "primary",
+    return _template_layer(of.context, found[0], found[1], PRIMARY_CONTAINER,
                            without_task_resources if of.scheduling else None)
 
 
@@ -225,7 +225,7 @@ def _role_named_template(name: str, role: str, context: RenderContext) -> Layer:
     assert found is not None  # a required template is never missing without an error
     namespace, template = found
     return _template_layer(context, f"role cluster template ({role}) {namespace}/{name}",
-                           template, "primary", None)
+                           template, PRIMARY_CONTAINER, None)
 
 
 def _container_names(layers: list[Layer], primary: str) -> tuple[list[str], list[str]]:
@@ -239,10 +239,10 @@ def _container_names(layers: list[Layer], primary: str) -> tuple[list[str], list
         for name in containers:
             if name == alias:
                 name = primary
-            if name not in _MAGIC and name not in names:
+            if name not in MAGIC_CONTAINER_NAMES and name not in names:
                 names.append(name)
         for name in init_containers:
-            if name not in _MAGIC and name not in init_names:
+            if name not in MAGIC_CONTAINER_NAMES and name not in init_names:
                 init_names.append(name)
     return names, init_names
 
@@ -284,7 +284,7 @@ def _primary_only(fragment: Mapping[str, Any], primary: str, acc: dict[str, Any]
     if type(containers) is not list or len(containers) != 1:
         return None
     item = containers[0]
-    if type(item) is not dict or item.get("name") != primary or "$patch" in item:
+    if type(item) is not dict or item.get("name") != primary or PATCH in item:
         return None
     for container in (acc.get("spec") or {}).get("containers") or ():
         if container.get("name") == primary:
@@ -302,7 +302,7 @@ def _has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:
             continue
         for container in items:
             name = container.get("name") if isinstance(container, dict) else None
-            if name in _MAGIC or (name == alias and alias != primary):
+            if name in MAGIC_CONTAINER_NAMES or (name == alias and alias != primary):
                 return True
     return False
 
@@ -347,11 +347,12 @@ def resolve_pod(task: Task, role_spec: RoleSpec, context: RenderContext, *,
 
 def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
              provenance: dict[str, str] | None) -> dict[str, Any]:
-    own_primary = task.pod_template.primary_container_name if task.pod_template else "primary"
+    template = task.pod_template
+    own_primary = template.primary_container_name if template else PRIMARY_CONTAINER
     primary = role_spec.container_name or own_primary
     layers = task_layers(task, role_spec, context, primary)
     operator = Layer(f"operator ({task.task_type})", role_spec.operator_layer,
-                     role_spec.container_name or "primary")
+                     role_spec.container_name or PRIMARY_CONTAINER)
     _warn_renamed(task, role_spec, layers, context)
     names, init_names = _container_names([*layers, operator], primary)
 
@@ -385,7 +386,7 @@ def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
     for layer in layers:
         alias = layer.primary_alias
         containers = (layer.fragment.get("spec") or {}).get("containers") or ()
-        if alias not in (None, "primary", role_spec.container_name) and any(
+        if alias not in (None, PRIMARY_CONTAINER, role_spec.container_name) and any(
             c.get("name") == alias for c in containers
         ):
             context.warn(f"{layer.label}: primary container {alias!r} is renamed to "

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
+from podtemplate.plugin import PRIMARY_CONTAINER
 from pydantic import Field, model_validator
 
 __all__ = [
@@ -98,7 +99,7 @@ def check_role_template(template: PodTemplate, role: str, field: str) -> None:
     operator_name = CONTAINER_NAMES[role]
     alias = template.primary_container_name
     names = [c.get("name") for c in template.pod_spec.get("containers") or ()]
-    if alias not in ("primary", operator_name):
+    if alias not in (PRIMARY_CONTAINER, operator_name):
         raise DefinitionError(
             f"the {role} role template names its primary container {alias!r}, but the "
             f"operator's {role} container is {operator_name!r}",
@@ -124,7 +125,7 @@ def scheduler_port_conflicts(pod_spec: Mapping[str, Any], primary_alias: str | N
     by_name = dict(SCHEDULER_PORTS)
     for container in pod_spec.get("containers") or ():
         name = container.get("name")
-        label = "primary" if name == primary_alias else name
+        label = PRIMARY_CONTAINER if name == primary_alias else name
         for index, port in enumerate(container.get("ports") or ()):
             where = f"spec.containers[{label}].ports[{index}]"
             number, port_name = port.get("containerPort"), port.get("name")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from podtemplate import DefinitionError, FieldDecl, RenderContext, Role, RoleSpec, Task
+from podtemplate.plugin import DEFAULT_CONTAINER
 
 from .config import Ray, WorkerGroup
 from .entrypoint import ray_entrypoint, submitter_command
@@ -130,6 +131,6 @@ def _sets_image(role: Role) -> bool:
     template = role.pod_template
     if template is None:
         return False
-    primary = {template.primary_container_name, SUBMITTER_CONTAINER, "default"}
+    primary = {template.primary_container_name, SUBMITTER_CONTAINER, DEFAULT_CONTAINER}
     return any(c.get("name") in primary and c.get("image")
                for c in template.pod_spec.get("containers") or ())

@@ -7,6 +7,7 @@ import hashlib
 from typing import Any
 
 from podtemplate import InputError, RenderContext, Task, object_metadata
+from podtemplate.plugin import PRIMARY_CONTAINER
 
 from .config import ShellConfig
 
@@ -58,7 +59,7 @@ def operator_layer(task: Task, config: ShellConfig, context: RenderContext) -> d
     name or mountPath cannot leak a ``subPath`` or a different source into them."""
     env = [{"name": k, "value": v} for k, v in input_values(task, config, context).items()]
     container: dict[str, Any] = {
-        "name": "primary",
+        "name": PRIMARY_CONTAINER,
         "volumeMounts": [{"$patch": "replace", "name": SCRIPT_VOLUME,
                           "mountPath": SCRIPT_DIR, "readOnly": True}],
     }
