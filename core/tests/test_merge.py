@@ -1,4 +1,4 @@
-"""The one merge (DESIGN §5): every rule, every directive, provenance and the merge laws."""
+"""The one merge (docs/design.md): every rule, every directive, provenance and the merge laws."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every layer of DESIGN §4, folded through the real render path."""
+"""Every layer of a pod (docs/design.md), folded through the real render path."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ TRICKY = ["", "1", "0x1F", "1e3", "1.0", ".inf", "~", "null", "yes", "No", "on",
           "2026-01-01", "1:20", "<<", "=", "-", "--x", "- x", "?", "?x", ":x", "x:", "a: b",
           "a:b", "a #b", "#c", "@x", "`x", "%x", "!x", "&x", "*x", "'q'", '"q"', "ü é",
           "tab\tx", "a,b", "[x]", "{x}", "|", ">", " lead", "trail ", "two\nlines",
-          "end\n", "x" * 300, "word " * 80, "$(VAR)", "ghcr.io/acme/train:1.4.2", "500m"]
+          "end\n", "\u2028", "a\u2029b", "nel\x85", "x" * 300, "word " * 80, "$(VAR)", "ghcr.io/acme/train:1.4.2", "500m"]
 
 scalars = st.one_of(st.sampled_from(TRICKY), st.text(max_size=30), st.integers(),
                     st.booleans(), st.none())
@@ -50,6 +50,13 @@ def test_writes_what_pyyaml_writes_or_declines(document: Any) -> None:
 def test_each_tricky_string_as_key_and_value(text: str) -> None:
     document = {"k": text, "list": [text, {"in": text}], text[:100] or "e": {"nested": [text]}}
     assert dump_yaml(document) == pyyaml(document)
+
+
+@pytest.mark.parametrize("text", ["\u2028", "a\u2029b", "nel\x85", "two\nlines"])
+def test_line_breaks_at_every_depth(text: str) -> None:
+    """YAML breaks a scalar's lines at these characters and indents the rest by depth."""
+    for document in ([[text]], [[[text]]], {"a": [[text]]}, [{"a": {"b": text}}]):
+        assert dump_yaml(document) == pyyaml(document)
 
 
 def test_declines_what_it_does_not_model() -> None:

@@ -1,13 +1,14 @@
 """podtemplate: full Kubernetes pod templates for every task type.
 
-The public API; see DESIGN.md for the model, the layers and the merge rules.
+The user API; docs/design.md explains the model, the layers and the merge rules, and
+:mod:`podtemplate.plugin` is the API of plugin authors.
 """
 
 from __future__ import annotations
 
 from importlib import metadata as _metadata
 
-from .context import RenderContext
+from .context import RenderContext, RenderWarning
 from .dispatch import build_plugin_manager
 from .errors import (
     DefinitionError,
@@ -56,6 +57,7 @@ __all__ = [
     "PodTemplate",
     "PodTemplateError",
     "RenderContext",
+    "RenderWarning",
     "Resources",
     "Role",
     "RoleSpec",

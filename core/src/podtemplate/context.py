@@ -14,14 +14,14 @@ if TYPE_CHECKING:
     from .files.store import TemplateStore
     from .model.templates import PodTemplate
 
-__all__ = ["RenderContext", "Warning_"]
+__all__ = ["RenderContext", "RenderWarning"]
 
 T = TypeVar("T")
 MEMO_LIMIT = 4096  # entries per memo table
 
 
 @dataclass(frozen=True)
-class Warning_:
+class RenderWarning:
     """A problem that does not fail the render, located like an error."""
 
     message: str
@@ -44,7 +44,7 @@ class RenderContext:
     override: PodTemplate | None = None
     inputs: Mapping[str, str] = field(default_factory=dict)
     provenance: bool = False
-    warnings: list[Warning_] = field(default_factory=list)
+    warnings: list[RenderWarning] = field(default_factory=list)
     _store: TemplateStore | None = None
     _store_loaded: bool = False
     cache: dict[str, Any] = field(default_factory=dict)
@@ -55,7 +55,7 @@ class RenderContext:
 
     def warn(self, message: str, *, task: str | None = None, role: str | None = None,
              field: str | None = None) -> None:
-        self.warnings.append(Warning_(message, task, role, field))
+        self.warnings.append(RenderWarning(message, task, role, field))
 
     def memo(self, table: str, limit: int = MEMO_LIMIT) -> dict[Any, Any]:
         """The per-render table ``table``, for what tasks share: a template's layer, its

@@ -1,4 +1,4 @@
-"""platform.yaml: what a platform admin sets for every task (DESIGN §8)."""
+"""platform.yaml: what a platform admin sets for every task (the keys: README.md)."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def load_platform(path: str | Path | None = None, **overrides: Any) -> Platform:
             message = f"unknown key '{first['loc'][-1]}'"
         raise PlatformConfigError(
             message, file=source, field=field,
-            fix="see DESIGN §8 / README for the platform.yaml keys") from None
+            fix="see the platform.yaml keys in README.md") from None
     except PodTemplateError as error:
         raise PlatformConfigError(error.message, file=source, field=error.field,
                                   fix=error.fix) from None

@@ -8,7 +8,7 @@ through a new task type built on these names.
 
 from __future__ import annotations
 
-from .context import RenderContext
+from .context import RenderContext, RenderWarning
 from .errors import (
     DefinitionError,
     InvalidNameError,
@@ -18,6 +18,7 @@ from .errors import (
     PluginError,
     PodTemplateError,
 )
+from .files.store import TemplateStore
 from .hookspecs import hookimpl
 from .manifest import (
     DEFAULT_CONTAINER_ANNOTATION,
@@ -69,6 +70,7 @@ __all__ = [
     "Role",
     "Task",
     "RenderContext",
+    "RenderWarning",
     "config_of",
     # building manifests
     "function_entrypoint",
@@ -95,6 +97,8 @@ __all__ = [
     "to_dns1123",
     "validate_pod_spec",
     "validate_pod_template_spec",
+    # other extension points
+    "TemplateStore",
     # errors
     "DefinitionError",
     "InvalidNameError",

@@ -26,7 +26,13 @@ __all__ = ["crd_of", "crd_missing_reason", "pruned_fields", "crd_findings", "pod
 
 
 def crd_of(kit: Kit) -> Crd | None:
-    """The task type's CRD from the shared schemas; None for a Pod type or when absent."""
+    """The task type's CRD: the one of its shipped CRDs (``TaskType.crds``) that defines
+    its kind, else ``crd_file`` from the shared schemas; None for a Pod type or when
+    absent."""
+    for location in kit.info.crds:
+        crd = crd_for(location)
+        if crd is not None and crd.kind == kit.info.kind:
+            return crd
     return crd_for(kit.info.crd_file) if kit.info.crd_file else None
 
 
@@ -100,6 +106,9 @@ def pruned_fields(kit: Kit, rendered: Rendered) -> dict[tuple[str, str], str]:
 def crd_findings(kit: Kit) -> list[Finding]:
     """CRD violations of every render (type, required, enum, duplicates), and pruned
     fields that are not probe fields. Pruned probe fields are LOST in the probe check."""
+    if kit.info.crds and crd_of(kit) is None:
+        return [Finding("crd", kit.plugin, f"none of the shipped CRDs {list(kit.info.crds)} "
+                        f"can be read and defines kind {kit.info.kind}")]
     found: dict[str, Finding] = {}
     probed = set(kit.probe.paths)
     for layer, _, rendered in kit.renders():

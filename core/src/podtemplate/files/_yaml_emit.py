@@ -37,6 +37,11 @@ _MAX_INDENT = 512
 _MEMO_LIMIT = 4096
 
 
+# What YAML breaks lines at: a scalar holding one is written over several lines, indented
+# by its depth, so what PyYAML wrote at one depth is wrong at another.
+_LINE_BREAK = re.compile("[\n\r\x85\u2028\u2029]")
+
+
 class Unsupported(Exception):
     """The document holds something this emitter does not write like PyYAML would."""
 
@@ -110,7 +115,7 @@ class _Scalars:
         return out[len(prefix):-1]
 
     def _ask_pyyaml(self, text: str, key: bool) -> str | None:
-        if len(text) > _MAX_SCALAR or "\n" in text or "\r" in text:
+        if len(text) > _MAX_SCALAR or _LINE_BREAK.search(text):
             return None
         if key:
             out = yaml.dump({text: None}, Dumper=self._dumper, **self._options)

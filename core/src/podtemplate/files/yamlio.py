@@ -8,16 +8,15 @@ before it is constructed.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import yaml
 
 from ..errors import YamlError
 from ._yaml_emit import Unsupported, emit
 
-__all__ = ["load_all", "load_path", "dump_yaml", "dump_json", "write_documents"]
+__all__ = ["load_all", "load_path", "dump_yaml", "dump_json"]
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -103,23 +102,3 @@ def dump_yaml(document: Any) -> str:
 
 def dump_json(document: Any) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-
-
-def write_documents(documents: Iterable[Any], stream: IO[str], fmt: str = "yaml") -> int:
-    """Stream documents: YAML as a multi-document stream, JSON as a ``v1 List``-free
-    sequence of objects, one per document. Returns how many were written."""
-    count = 0
-    for document in documents:
-        if fmt == "json":
-            stream.write(dump_json(document))
-        else:
-            stream.write("---\n")
-            stream.write(dump_yaml(document))
-        count += 1
-    return count
-
-
-def iter_documents(paths: Iterable[Path]) -> Iterator[tuple[Path, Any]]:
-    for path in paths:
-        for document in load_path(path):
-            yield path, document

@@ -1,4 +1,4 @@
-"""Magic container names inside one template layer (DESIGN §5).
+"""Magic container names inside one template layer (docs/design.md, "The merge").
 
 ``default`` applies to every container, ``default-init`` to every init container, and the
 layer's primary name (``primary`` in a cluster template) to the task's primary container.

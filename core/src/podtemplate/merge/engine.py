@@ -1,4 +1,4 @@
-"""The one merge of podtemplate (DESIGN §5).
+"""The one merge of podtemplate (docs/design.md, "The merge").
 
 Every layer of a pod - cluster template, task template, settings, overrides, roles - is
 folded with :func:`merge_into`; nothing else in the code base merges pod data.

@@ -236,10 +236,10 @@ class ConfigModel(BaseModel):
 class Role(ConfigModel):
     """One pod role of a distributed task type (PyTorch ``worker``, Dask ``scheduler``...).
 
-    Its templates are layer 5 and its settings layer 6 of DESIGN §4, on top of the
-    task's own template and settings: ``pod_template_name`` names a cluster template
-    (looked up like the task's; it must exist), ``pod_template`` is merged over it.
-    ``interruptible`` None inherits the task's.
+    Its templates are layer 5 and its settings layer 6 (docs/design.md, "The layers of a
+    pod"), on top of the task's own template and settings: ``pod_template_name`` names a
+    cluster template (looked up like the task's; it must exist), ``pod_template`` is
+    merged over it. ``interruptible`` None inherits the task's.
     """
 
     pod_template_name: str | None = None

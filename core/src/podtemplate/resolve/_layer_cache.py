@@ -82,7 +82,7 @@ def shared_prefix(layers: Sequence[Layer], primary: str, names: Sequence[str],
         fold(pod, layer)  # type: ignore[misc]
         proven = proven and layer_proven(layer, context)
         # The sources are kept with the entry: the ids in its key stay theirs.
-        table[keys[length - 1]] = (_image(pod), proven, layer.source)
+        table[keys[length - 1]] = (_snapshot(pod), proven, layer.source)
     if stand_in != primary:
         # A layer may have deleted the primary container (and with it the whole list).
         for container in (pod.get("spec") or {}).get("containers") or ():
@@ -152,7 +152,7 @@ def expanded_spec(layer: Layer, primary: str, names: Sequence[str],
     return context.remember(_EXPANDED, key, expand, keep=layer.source)
 
 
-def _image(pod: dict[str, Any]) -> bytes | None:
+def _snapshot(pod: dict[str, Any]) -> bytes | None:
     """The pod as bytes that ``marshal.loads`` turns into a fresh copy. Its strings are
     interned first, so that every copy shares them instead of holding its own."""
     try:

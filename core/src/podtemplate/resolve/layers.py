@@ -1,5 +1,5 @@
-"""The layers of DESIGN §4 as data: each is a label, a PodTemplateSpec-shaped fragment and
-the name its primary container goes by inside that fragment."""
+"""The layers of a pod (docs/design.md) as data: each is a label, a PodTemplateSpec-shaped
+fragment and the name its primary container goes by inside that fragment."""
 
 from __future__ import annotations
 

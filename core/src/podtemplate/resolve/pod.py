@@ -1,4 +1,4 @@
-"""Resolution: fold the layers of DESIGN §4 into the final pod of one role."""
+"""Resolution: fold the layers of a pod (docs/design.md) into the final pod of one role."""
 
 from __future__ import annotations
 

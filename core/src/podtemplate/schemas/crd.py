@@ -14,6 +14,7 @@ import functools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -78,9 +79,26 @@ def load_crd(path: str | Path) -> Crd:
 
 
 def crd_for(crd_file: str, folder: Path | None = None) -> Crd | None:
-    """The CRD named ``crd_file`` from the shared schemas, or None when it is absent."""
+    """The CRD ``crd_file``: a CRD a plugin ships, named as a package resource
+    (``"podtemplate_x:crds/example.com_things.yaml"``, see ``TaskType.crds``), or the file
+    of that name in the shared schemas; None when it is absent."""
+    package, colon, resource = crd_file.partition(":")
+    if colon:
+        return shipped_crd(package, resource)
     path = find_crd(crd_file, folder)
     return load_crd(str(path)) if path is not None else None
+
+
+def shipped_crd(package: str, resource: str) -> Crd | None:
+    """The CRD file ``resource`` inside the installed package ``package``, or None."""
+    try:
+        found = resources.files(package).joinpath(resource)
+    except ModuleNotFoundError:
+        return None
+    if not found.is_file():
+        return None
+    with resources.as_file(found) as path:
+        return load_crd(str(path))
 
 
 def validate_custom_resource(manifest: Mapping[str, Any], crd: Crd) -> list[CrdProblem]:
