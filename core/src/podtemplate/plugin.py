@@ -45,7 +45,7 @@ from .model.names import (
 )
 from .model.podspec import validate_pod_spec, validate_pod_template_spec
 from .model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType, config_of
-from .model.task import Task
+from .model.task import Task, defining_task, sample_function_task
 from .model.templates import ConfigModel, EnvValue, PodTemplate, Resources, Role
 from .resolve.layers import Layer
 from .resolve.pod import task_layers
@@ -72,6 +72,8 @@ __all__ = [
     "RenderContext",
     "RenderWarning",
     "config_of",
+    "defining_task",
+    "sample_function_task",
     # building manifests
     "function_entrypoint",
     "get_path",

@@ -10,7 +10,7 @@ from .context import RenderContext
 from .hookspecs import hookimpl
 from .manifest import pod_manifest
 from .model.roles import FieldDecl, RoleSpec, TaskType
-from .model.task import Task
+from .model.task import Task, sample_function_task
 from .model.templates import PodTemplate
 from .runtime import function_entrypoint
 
@@ -37,13 +37,8 @@ def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpe
 def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
                                  pod_template_name: str | None,
                                  role_templates: Mapping[str, PodTemplate]) -> Task:
-    return Task(name="sample-python", task_type=TASK_TYPE.name, fn=_sample,
-                image="python:3.11-slim", pod_template=pod_template,
-                pod_template_name=pod_template_name, module=__name__, attribute="_sample")
-
-
-def _sample() -> None:
-    """The function of the sample task; it does nothing."""
+    return sample_function_task(task_type, image="python:3.11-slim", pod_template=pod_template,
+                                pod_template_name=pod_template_name)
 
 
 @hookimpl

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar, overload
 
 from ..errors import DefinitionError, PodTemplateError
 from .names import check_dns1123_label, to_dns1123
 from .templates import EnvValue, PodTemplate, Resources, normalize_env
 
-__all__ = ["Task", "task", "task_type_of"]
+__all__ = ["Task", "defining_task", "sample_function_task", "task", "task_type_of"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -142,3 +143,26 @@ def task(
         )
 
     return wrap(fn) if fn is not None else wrap
+
+
+@contextmanager
+def defining_task(name: object) -> Iterator[None]:
+    """Errors raised inside are located at the task ``name``: a plugin's task factory
+    (``ContainerTask(name=...)``) checks its arguments within it."""
+    try:
+        yield
+    except PodTemplateError as error:
+        raise error.located(task=name if isinstance(name, str) else None) from None
+
+
+def sample_function_task(task_type: str, *, image: str, pod_template: PodTemplate | None,
+                         pod_template_name: str | None, task_config: Any = None) -> Task:
+    """A function task of ``task_type`` named ``sample-<type>`` whose function does
+    nothing: what most ``podtemplate_make_sample_task`` hooks return."""
+    return Task(name=f"sample-{task_type}", task_type=task_type, fn=_do_nothing, image=image,
+                pod_template=pod_template, pod_template_name=pod_template_name,
+                task_config=task_config, module=__name__, attribute=_do_nothing.__name__)
+
+
+def _do_nothing() -> None:
+    """The function of a sample task."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from podtemplate import DefinitionError, PodTemplate, PodTemplateError, Resources, Task
-from podtemplate.plugin import EnvValue
+from podtemplate import DefinitionError, PodTemplate, Resources, Task
+from podtemplate.plugin import EnvValue, defining_task
 
 __all__ = ["ContainerTask", "TASK_TYPE_NAME"]
 
@@ -33,7 +33,7 @@ def ContainerTask(
     is given without ``args``, the container gets ``args: []``: the image's CMD is
     ignored by Kubernetes then, and a template's args must not sneak in either.
     """
-    try:
+    with defining_task(name):
         if not isinstance(image, str) or not image.strip():
             raise DefinitionError("image is empty", field="image",
                                   fix="give the container image to run, e.g. busybox:1.36")
@@ -44,8 +44,6 @@ def ContainerTask(
                                   fix="leave command=None to run the image's ENTRYPOINT")
         if command_ is not None and args_ is None:
             args_ = ()
-    except PodTemplateError as error:
-        raise error.located(task=name if isinstance(name, str) else None) from None
     return Task(
         name=name, task_type=TASK_TYPE_NAME, fn=None, image=image, command=command_,
         args=args_, env=dict(env or {}), requests=requests, limits=limits,

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import PodTemplate, RenderContext, Role, RoleSpec, Task, TaskType, hookimpl
-from podtemplate.plugin import config_of
+from podtemplate.plugin import config_of, sample_function_task
 
 from .build import API_VERSION, KIND, build_daskjob
 from .config import Dask
@@ -44,11 +44,6 @@ def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | Non
         scheduler=Role(pod_template=role_templates.get("scheduler")),
         workers=Role(pod_template=role_templates.get("worker"), replicas=2),
     )
-    return Task(name="sample-dask", task_type=TASK_TYPE.name, fn=_sample,
-                image="ghcr.io/dask/dask:2024.12.1", pod_template=pod_template,
-                pod_template_name=pod_template_name, task_config=config,
-                module=__name__, attribute="_sample")
-
-
-def _sample() -> None:
-    """The function of the sample task; it does nothing."""
+    return sample_function_task(task_type, image="ghcr.io/dask/dask:2024.12.1",
+                                pod_template=pod_template, pod_template_name=pod_template_name,
+                                task_config=config)

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import PodTemplate, RenderContext, Role, RoleSpec, Task, TaskType, hookimpl
+from podtemplate.plugin import sample_function_task
 
 from .build import API_VERSION, KIND, build_job
 from .config import PyTorch
@@ -41,11 +42,7 @@ def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | Non
     config = PyTorch(master=Role(pod_template=role_templates.get("master")),
                      worker=Role(pod_template=role_templates.get("worker"), replicas=2),
                      shm_size="1Gi")
-    return Task(name="sample-pytorch", task_type=TASK_TYPE.name, fn=_sample,
-                image="pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime",
-                pod_template=pod_template, pod_template_name=pod_template_name,
-                task_config=config, module=__name__, attribute="_sample")
-
-
-def _sample() -> None:
-    """The function of the sample task; it does nothing."""
+    return sample_function_task(task_type,
+                                image="pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime",
+                                pod_template=pod_template, pod_template_name=pod_template_name,
+                                task_config=config)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from podtemplate import PodTemplate, Resources, Role, Task
+from podtemplate.plugin import sample_function_task
 
 from .config import Head, Ray, WorkerGroup
 from .roles import HEAD, SUBMITTER
@@ -26,10 +27,5 @@ def sample_task(task_type: str, pod_template: PodTemplate | None,
     ]
     config = Ray(head=Head(pod_template=role_templates.get(HEAD)), worker_groups=groups,
                  submitter=Role(pod_template=role_templates.get(SUBMITTER)))
-    return Task(name="sample-ray", task_type=task_type, fn=_sample, image=SAMPLE_IMAGE,
-                pod_template=pod_template, pod_template_name=pod_template_name,
-                task_config=config, module=__name__, attribute="_sample")
-
-
-def _sample() -> None:
-    """The function of the sample task; it does nothing."""
+    return sample_function_task(task_type, image=SAMPLE_IMAGE, pod_template=pod_template,
+                                pod_template_name=pod_template_name, task_config=config)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import inspect
 from collections.abc import Mapping, Sequence
 
-from podtemplate import DefinitionError, PodTemplate, PodTemplateError, Resources, Task
-from podtemplate.plugin import EnvValue
+from podtemplate import DefinitionError, PodTemplate, Resources, Task
+from podtemplate.plugin import EnvValue, defining_task
 
 from .config import ShellConfig, normalize_inputs
 from .delivery import SCRIPT_PATH
@@ -58,7 +58,7 @@ def ShellTask(
     ``/etc/podtemplate/shell``; the primary container's command is
     ``[shell, "/etc/podtemplate/shell/script.sh"]``. See the README for why.
     """
-    try:
+    with defining_task(name):
         config = ShellConfig(script=script, shell=shell, inputs=normalize_inputs(inputs))
         clashes = sorted(set(config.inputs) & set(env or {}))
         if clashes:
@@ -69,8 +69,6 @@ def ShellTask(
             raise DefinitionError("image is empty", field="image",
                                   fix="give an image with the shell in it, or leave image=None "
                                   "for the template's or platform's image")
-    except PodTemplateError as error:
-        raise error.located(task=name if isinstance(name, str) else None) from None
     return ShellScriptTask(
         name=name, task_type=TASK_TYPE_NAME, fn=None, image=image,
         command=(config.shell, SCRIPT_PATH), args=(), env=dict(env or {}),

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from podtemplate import DefinitionError, PodTemplate, PodTemplateError, Resources, Role, Task
-from podtemplate.plugin import EnvValue
+from podtemplate import DefinitionError, PodTemplate, Resources, Role, Task
+from podtemplate.plugin import EnvValue, defining_task
 
 from .config import DEFAULT_SPARK_VERSION, ApplicationType, Spark
 from .natives import cpu_fields, memory_fields
@@ -39,7 +39,7 @@ def SparkApplicationTask(
     templates and settings, then their role's. Define it at module level: ``podtemplate
     render`` finds it there.
     """
-    try:
+    with defining_task(name):
         if not isinstance(image, str) or not image.strip():
             raise DefinitionError("image is empty", field="image",
                                   fix="give a Spark image, e.g. apache/spark:3.5.5")
@@ -54,8 +54,6 @@ def SparkApplicationTask(
             "arguments": arguments, "application_type": application_type}
         config = Spark(**settings)  # Spark validates and normalises each value
         _check_resources(requests, limits)
-    except PodTemplateError as error:
-        raise error.located(task=name if isinstance(name, str) else None) from None
     return Task(name=name, task_type=Spark.task_type, fn=None, image=image,
                 env=dict(env or {}), requests=requests, limits=limits,
                 pod_template=pod_template, pod_template_name=pod_template_name,
