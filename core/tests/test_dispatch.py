@@ -93,7 +93,7 @@ def plugins() -> tuple[TaskTypePlugin, TaskTypePlugin, Policy]:
     return TaskTypePlugin("alpha", Knobs), TaskTypePlugin("beta", Needy), Policy()
 
 
-def render_two(plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
+def render_two(plugins: Sequence[object]) -> None:
     manager = build_plugin_manager(plugins, load_entry_points=False)
     tasks = [Task(name="a", task_type="alpha", image="busybox:1.36", task_config=Knobs()),
              Task(name="b", task_type="beta", image="busybox:1.36",
@@ -158,3 +158,27 @@ def test_a_task_type_declares_its_config_and_crds() -> None:
                         crds=("test_alpha:crds/alpha.yaml",))
     assert declared.config is Knobs and declared.crds == ("test_alpha:crds/alpha.yaml",)
     assert TaskType(name="plain", distribution="test-plain").crds == ()
+
+
+class WrappingPolicy:
+    """A check that wraps the others (a pluggy wrapper): dispatch hands it to pluggy."""
+
+    def __init__(self) -> None:
+        self.seen: list[list[str]] = []
+
+    @hookimpl(wrapper=True)
+    def podtemplate_check_manifest(self, task: Task, manifest: Mapping[str, Any],
+                                   pods: Mapping[str, Mapping[str, Any]],
+                                   context: RenderContext) -> Any:
+        results = yield
+        self.seen.append([task.name, *(problem for found in results if found
+                                       for problem in found)])
+        return results
+
+
+def test_a_wrapper_around_the_manifest_checks_sees_their_results(
+        plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
+    wrapping = WrappingPolicy()
+    render_two((*plugins, wrapping))
+    assert wrapping.seen == [["a"], ["b"]]
+    assert plugins[2].checked == ["a", "b"]

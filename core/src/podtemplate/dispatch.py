@@ -15,6 +15,7 @@ from importlib import metadata
 from typing import TYPE_CHECKING, Any, cast
 
 import pluggy
+from pluggy import HookImpl
 
 from . import hookspecs
 from .errors import MissingPluginError, PluginError
@@ -57,6 +58,26 @@ class PluginInfo:
     task_types: tuple[TaskType, ...]
 
 
+class _Implementations:
+    """The chosen implementations of one hook, called as pluggy calls them (last
+    registered first, each with the arguments it declares) without filtering the hook's
+    implementations again on every call: these hooks run once or more per task."""
+
+    def __init__(self, impls: Sequence[HookImpl], firstresult: bool) -> None:
+        self._calls = [(impl.function, impl.argnames) for impl in reversed(impls)]
+        self._firstresult = firstresult
+
+    def __call__(self, **kwargs: Any) -> Any:
+        results = []
+        for function, argnames in self._calls:
+            result = function(*[kwargs[name] for name in argnames])
+            if result is not None:
+                if self._firstresult:
+                    return result
+                results.append(result)
+        return None if self._firstresult else results
+
+
 @dataclass
 class _Registry:
     """Each task type, the plugin that declared it, and its hook callers (made once)."""
@@ -67,19 +88,26 @@ class _Registry:
     _callers: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     def caller(self, hook: str, task_type: str) -> Any:
-        """The caller of ``hook`` for tasks of ``task_type``: a subset of the hook's
-        implementations, chosen once per (hook, task type). A per-task hook is the owner's
-        alone; a broadcast hook leaves out only the plugins of other task types."""
+        """The caller of ``hook`` for tasks of ``task_type``, chosen once per (hook, task
+        type). A per-task hook is the owner's implementation alone; a broadcast hook
+        leaves out only the plugins of other task types."""
         key = (hook, task_type)
         found = self._callers.get(key)
         if found is None:
-            owner = self.owners[task_type]
-            if hook in PER_TASK_HOOKS:
-                others = [p for p in self.manager.get_plugins() if p is not owner]
-            else:
-                others = [p for p in set(self.owners.values()) if p is not owner]
-            found = self._callers[key] = self.manager.subset_hook_caller(hook, others)
+            found = self._callers[key] = self._make_caller(hook, self.owners[task_type])
         return found
+
+    def _make_caller(self, hook: str, owner: object) -> Any:
+        if hook in PER_TASK_HOOKS:
+            left_out = [p for p in self.manager.get_plugins() if p is not owner]
+        else:
+            left_out = [p for p in set(self.owners.values()) if p is not owner]
+        caller = getattr(self.manager.hook, hook)
+        impls = [impl for impl in caller.get_hookimpls() if impl.plugin not in left_out]
+        if any(impl.hookwrapper or impl.wrapper for impl in impls):
+            return self.manager.subset_hook_caller(hook, left_out)  # pluggy runs wrappers
+        firstresult = bool(caller.spec is not None and caller.spec.opts.get("firstresult"))
+        return _Implementations(impls, firstresult)
 
 
 def build_plugin_manager(extra_plugins: Iterable[object] = (), *,

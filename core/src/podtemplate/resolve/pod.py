@@ -107,10 +107,7 @@ class _RoleInputs:
     role_spec: RoleSpec
     context: RenderContext
     primary: str
-
-    @property
-    def scheduling(self) -> bool:
-        return self.role_spec.inherit == "scheduling"
+    scheduling: bool  # the role takes only the scheduling fields of the task's layers
 
 
 def _cluster_template_layer(of: _RoleInputs) -> Layer | None:
@@ -127,17 +124,26 @@ def _interruptible_layer(of: _RoleInputs) -> Layer | None:
     return _platform_layer(of.context, "interruptible")
 
 
-def _own_template_layer(label: str, template: Callable[[_RoleInputs], PodTemplate | None]
-                        ) -> Callable[[_RoleInputs], Layer | None]:
-    """The builder of a template the task or the run brings (narrowed to scheduling fields
-    for a role that inherits only those)."""
-    def build(of: _RoleInputs) -> Layer | None:
-        own = template(of)
-        if own is None:
-            return None
-        return _template_layer(of.context, label, own, None,
-                               scheduling_only if of.scheduling else None)
-    return build
+def _task_template_layer(of: _RoleInputs) -> Layer | None:
+    own = of.task.pod_template
+    return None if own is None else _own_template_layer(of, "task template", own)
+
+
+def _task_override_layer(of: _RoleInputs) -> Layer | None:
+    own = of.task.override
+    return None if own is None else _own_template_layer(of, "task override", own)
+
+
+def _run_override_layer(of: _RoleInputs) -> Layer | None:
+    own = of.context.override
+    return None if own is None else _own_template_layer(of, "run override", own)
+
+
+def _own_template_layer(of: _RoleInputs, label: str, own: PodTemplate) -> Layer:
+    """A template the task or the run brings, narrowed to the scheduling fields for a
+    role that inherits only those."""
+    return _template_layer(of.context, label, own, None,
+                           scheduling_only if of.scheduling else None)
 
 
 def _task_settings_layer(of: _RoleInputs) -> Layer | None:
@@ -180,10 +186,10 @@ def _role_settings_layer(of: _RoleInputs) -> Layer | None:
 LAYER_ORDER: tuple[tuple[str, Callable[[_RoleInputs], Layer | None]], ...] = (
     ("cluster template", _cluster_template_layer),            # 1: named, else default
     ("platform interruptible", _interruptible_layer),         # 1: interruptible tasks
-    ("task template", _own_template_layer("task template", lambda of: of.task.pod_template)),
+    ("task template", _task_template_layer),                  # 2: the task's own
     ("task settings", _task_settings_layer),                  # 3: image, env, resources
-    ("task override", _own_template_layer("task override", lambda of: of.task.override)),
-    ("run override", _own_template_layer("run override", lambda of: of.context.override)),
+    ("task override", _task_override_layer),                  # 4: task.with_overrides()
+    ("run override", _run_override_layer),                    # 4: render --override
     ("role cluster template", _role_named_template_layer),    # 5: a role's named template
     ("role template", _role_template_layer),                  # 5: a role's inline template
     ("role settings", _role_settings_layer),                  # 6: a role's image, env...
@@ -192,7 +198,8 @@ LAYER_ORDER: tuple[tuple[str, Callable[[_RoleInputs], Layer | None]], ...] = (
 
 def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
                  primary: str) -> list[Layer]:
-    inputs = _RoleInputs(task, role_spec, context, primary)
+    inputs = _RoleInputs(task, role_spec, context, primary,
+                         scheduling=role_spec.inherit == "scheduling")
     return [layer for _, build in LAYER_ORDER if (layer := build(inputs)) is not None]
 
 
