@@ -15,7 +15,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 CORE = Path(podtemplate.__file__).resolve().parent
 PUBLIC = {"podtemplate", "podtemplate.plugin", "podtemplate.testing"}
-PLUGIN_FILES = sorted(p for p in (REPO / "plugins").glob("*/**/*.py") if ".venv" not in p.parts)
+PLUGIN_FILES = sorted(p for p in (REPO / "plugins").glob("*/**/*.py")
+                      if not {".venv", "build"} & set(p.parts))
 # `task.task_type != "x"`, `task_type == TASK_TYPE.name`...: the guard dispatch replaced.
 GUARD = re.compile(r"\btask_type\s*[!=]=|[!=]=\s*(?:task\.)?task_type\b")
 

@@ -1,4 +1,4 @@
-"""The per-render caches of resolution (``_layer_cache``) and the layer proofs that
+"""The per-render caches of resolution (``resolve._fast``) and the layer proofs that
 replace whole-pod validation (``_podcheck``) give exactly what the plain path gives:
 every layer folded, every pod validated with the client models."""
 

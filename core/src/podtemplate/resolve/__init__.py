@@ -2,7 +2,8 @@
 
 - :mod:`.pod`: :func:`resolve_pod` and the order of the layers;
 - :mod:`.layers`: a layer as data (label, fragment, primary container name);
-- :mod:`._layer_cache`: the fast path (what many tasks share is folded and proven once).
+- :mod:`._fast`: the fast paths (what many tasks share is folded and proven once; the
+  shortcuts of one role's fold).
 """
 
 from __future__ import annotations

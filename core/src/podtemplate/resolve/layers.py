@@ -31,7 +31,7 @@ class Layer:
     ``source`` is the long-lived object the fragment is derived from (a PodTemplate, the
     Platform), None for a fragment built for one task; ``variant`` says how it was
     derived. Equal (source, variant) means an equal fragment, so work on it - folding,
-    validating - can be done once per render and reused (see ``_layer_cache``).
+    validating - can be done once per render and reused (see ``resolve._fast``).
     ``proven`` marks a fragment valid by construction (see ``_podcheck``).
 
     A plain class with slots rather than a frozen dataclass: several layers are made for

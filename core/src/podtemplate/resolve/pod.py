@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,13 +12,21 @@ from ..files.store import find_template
 from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
-from ..merge.rules import PATCH
-from ..model.names import dns1123_label_ok, parse_quantity
+from ..model.names import parse_quantity
 from ..model.podspec import validate_pod_template_spec
 from ..model.roles import RoleSpec
 from ..model.task import Task
 from ..model.templates import PodTemplate, Role
-from ._layer_cache import Fold, empty_pod, expanded_spec, layer_proven, shared_prefix
+from ._fast import (
+    Fold,
+    composed_valid,
+    empty_pod,
+    expanded_spec,
+    has_magic_names,
+    layer_proven,
+    primary_only,
+    shared_prefix,
+)
 from .layers import (
     Layer,
     scheduling_only,
@@ -259,14 +267,14 @@ def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[st
           context: RenderContext) -> None:
     fragment = layer.fragment
     if provenance is None and layer.proven:
-        container = _primary_only(fragment, primary, acc)
+        container = primary_only(fragment, primary, acc)
         if container is not None:
             # The one merge, entered at the primary container instead of the pod's root.
             merge_into(container, fragment["spec"]["containers"][0],
                        root="spec.containers[]")
             return
     spec = fragment.get("spec")
-    if spec is not None and _has_magic_names(spec, primary, layer.primary_alias):
+    if spec is not None and has_magic_names(spec, primary, layer.primary_alias):
         def expand() -> dict[str, Any]:
             return expand_container_aliases(
                 spec, primary_name=primary, layer_primary_name=layer.primary_alias,
@@ -277,41 +285,6 @@ def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[st
     merge_into(acc, fragment, root="", layer=layer.label, provenance=provenance)
 
 
-def _primary_only(fragment: Mapping[str, Any], primary: str, acc: dict[str, Any]
-                  ) -> dict[str, Any] | None:
-    """``acc``'s primary container, when ``fragment`` sets nothing but that container
-    (settings and default resources do): merging there is what merging at the root
-    would come to, without walking down to it."""
-    if len(fragment) != 1:
-        return None
-    spec = fragment.get("spec")
-    if type(spec) is not dict or len(spec) != 1:
-        return None
-    containers = spec.get("containers")
-    if type(containers) is not list or len(containers) != 1:
-        return None
-    item = containers[0]
-    if type(item) is not dict or item.get("name") != primary or PATCH in item:
-        return None
-    for container in (acc.get("spec") or {}).get("containers") or ():
-        if container.get("name") == primary:
-            return container  # type: ignore[no-any-return]
-    return None
-
-
-def _has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:
-    """Whether expanding the layer's magic container names changes anything: without a
-    ``default``/``default-init`` entry and without a primary alias to rename, the
-    expansion is a plain copy, and the merge copies what it takes anyway."""
-    for list_name in ("containers", "initContainers"):
-        items = spec.get(list_name)
-        if not isinstance(items, list):
-            continue
-        for container in items:
-            name = container.get("name") if isinstance(container, dict) else None
-            if name in MAGIC_CONTAINER_NAMES or (name == alias and alias != primary):
-                return True
-    return False
 
 
 def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderContext
@@ -423,28 +396,10 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
     labels[type_label] = task.task_type
     labels[role_label] = role_spec.name
     metadata.setdefault("annotations", {})[DEFAULT_CONTAINER_ANNOTATION] = primary
-    if not (proven and _composed_valid(acc, primary)):
+    if not (proven and composed_valid(acc, primary)):
         validate_pod_template_spec(acc)
     return acc
 
-
-def _composed_valid(pod: dict[str, Any], primary: str) -> bool:
-    """What layers proven valid one by one (see ``_podcheck``) do not settle for the pod
-    they merge into: the names and values that no layer gave - the primary container's
-    name, the default image, the system labels - and that the pod still has containers. When this is
-    False, the pod is validated whole, and that reports the problem."""
-    containers = pod["spec"].get("containers")
-    if type(containers) is not list or not containers or type(containers[0].get("image")) \
-            is not str:
-        return False
-    if type(primary) is not str or not dns1123_label_ok(primary):
-        return False
-    metadata = pod["metadata"]
-    for values in (metadata["labels"], metadata["annotations"]):
-        for value in values.values():
-            if type(value) is not str:
-                return False
-    return True
 
 
 _LEADING_KEYS = ("name", "image", "command", "args")

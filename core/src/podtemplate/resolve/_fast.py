@@ -1,8 +1,11 @@
-"""Per-render caches of resolution: what many tasks share is folded and proven once.
+"""The fast paths of resolution, fenced here: everything in this module exists for speed,
+and with provenance recorded none of it is used, so ``render`` with and without
+provenance compares the two paths (tests/test_layer_cache.py does).
 
-Thousands of tasks of one render share a handful of templates: the cluster default, a
-few named templates, the inline templates their teams reuse. Two things are done once
-per distinct template instead of once per pod:
+Per-render caches: what many tasks share is folded and proven once. Thousands of tasks
+of one render share a handful of templates: the cluster default, a few named templates,
+the inline templates their teams reuse. Two things are done once per distinct template
+instead of once per pod:
 
 - **Folding the shared prefix.** The leading layers of a role that come from long-lived
   sources (cluster template, platform interruptible fragment, task template) give the
@@ -13,7 +16,10 @@ per distinct template instead of once per pod:
   is proven, the final pod is valid without validating it whole. A template is proven
   once; a fragment built for one task is proven on its own (it is small).
 
-Nothing here is used when provenance is recorded: then every layer is folded as usual.
+Shortcuts of the fold of one role: a layer that sets only the primary container is
+merged there rather than from the pod's root; a layer without magic container names is
+not expanded; a pod whose layers are all proven is not validated whole, once the few
+values no layer gave are checked.
 """
 
 from __future__ import annotations
@@ -25,12 +31,23 @@ from typing import Any
 
 from ..context import RenderContext
 from ..errors import PodTemplateError
+from ..merge.aliases import MAGIC_CONTAINER_NAMES
 from ..merge.engine import clean
+from ..merge.rules import PATCH
 from ..model._podcheck import proves_pod_template_spec
+from ..model.names import dns1123_label_ok
 from ..model.podspec import check_pod_spec
 from .layers import Layer
 
-__all__ = ["empty_pod", "expanded_spec", "layer_proven", "shared_prefix"]
+__all__ = [
+    "composed_valid",
+    "empty_pod",
+    "expanded_spec",
+    "has_magic_names",
+    "layer_proven",
+    "primary_only",
+    "shared_prefix",
+]
 
 Fold = Callable[[dict[str, Any], Layer], None]
 FoldAs = Callable[[str, Sequence[str]], Fold]
@@ -198,4 +215,63 @@ def _proves(fragment: Any) -> bool:
         check_pod_spec(fragment.get("spec") or {}, duplicates=False)
     except PodTemplateError:
         return False
+    return True
+
+
+# --------------------------------------------------- shortcuts of the fold of one role
+
+
+def primary_only(fragment: Mapping[str, Any], primary: str, acc: dict[str, Any]
+                  ) -> dict[str, Any] | None:
+    """``acc``'s primary container, when ``fragment`` sets nothing but that container
+    (settings and default resources do): merging there is what merging at the root
+    would come to, without walking down to it."""
+    if len(fragment) != 1:
+        return None
+    spec = fragment.get("spec")
+    if type(spec) is not dict or len(spec) != 1:
+        return None
+    containers = spec.get("containers")
+    if type(containers) is not list or len(containers) != 1:
+        return None
+    item = containers[0]
+    if type(item) is not dict or item.get("name") != primary or PATCH in item:
+        return None
+    for container in (acc.get("spec") or {}).get("containers") or ():
+        if container.get("name") == primary:
+            return container  # type: ignore[no-any-return]
+    return None
+
+
+def has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:
+    """Whether expanding the layer's magic container names changes anything: without a
+    ``default``/``default-init`` entry and without a primary alias to rename, the
+    expansion is a plain copy, and the merge copies what it takes anyway."""
+    for list_name in ("containers", "initContainers"):
+        items = spec.get(list_name)
+        if not isinstance(items, list):
+            continue
+        for container in items:
+            name = container.get("name") if isinstance(container, dict) else None
+            if name in MAGIC_CONTAINER_NAMES or (name == alias and alias != primary):
+                return True
+    return False
+
+
+def composed_valid(pod: dict[str, Any], primary: str) -> bool:
+    """What layers proven valid one by one (see ``_podcheck``) do not settle for the pod
+    they merge into: the names and values that no layer gave - the primary container's
+    name, the default image, the system labels - and that the pod still has containers. When this is
+    False, the pod is validated whole, and that reports the problem."""
+    containers = pod["spec"].get("containers")
+    if type(containers) is not list or not containers or type(containers[0].get("image")) \
+            is not str:
+        return False
+    if type(primary) is not str or not dns1123_label_ok(primary):
+        return False
+    metadata = pod["metadata"]
+    for values in (metadata["labels"], metadata["annotations"]):
+        for value in values.values():
+            if type(value) is not str:
+                return False
     return True
