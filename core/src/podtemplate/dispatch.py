@@ -103,7 +103,8 @@ class _Registry:
         else:
             left_out = [p for p in set(self.owners.values()) if p is not owner]
         caller = getattr(self.manager.hook, hook)
-        impls = [impl for impl in caller.get_hookimpls() if impl.plugin not in left_out]
+        out = {id(plugin) for plugin in left_out}
+        impls = [impl for impl in caller.get_hookimpls() if id(impl.plugin) not in out]
         if any(impl.hookwrapper or impl.wrapper for impl in impls):
             return self.manager.subset_hook_caller(hook, left_out)  # pluggy runs wrappers
         firstresult = bool(caller.spec is not None and caller.spec.opts.get("firstresult"))
