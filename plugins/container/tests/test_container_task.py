@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from podtemplate import (
-    DefinitionError,
     Platform,
     PodTemplate,
     Resources,
@@ -16,7 +15,13 @@ from podtemplate import (
     build_plugin_manager,
     render,
 )
-from podtemplate.testing import assert_valid_pod, container, env_of, task_types
+from podtemplate.testing import (
+    assert_definition_error,
+    assert_valid_pod,
+    container,
+    env_of,
+    task_types,
+)
 from podtemplate_container import ContainerTask
 
 PLATFORM = Platform()
@@ -166,14 +171,8 @@ def test_inputs_are_not_mutated_and_outputs_share_nothing() -> None:
 def test_bad_definitions_fail_at_definition_time(kwargs: dict[str, Any], field: str,
                                                  message: str) -> None:
     arguments = {"name": "tool", "image": "busybox:1.36", **kwargs}
-    with pytest.raises(DefinitionError) as caught:
-        ContainerTask(**arguments)
-    error = caught.value
-    assert message in str(error)
-    assert error.field == field
-    assert error.task == arguments["name"]
-    assert error.fix
-    assert "\n" not in str(error)
+    assert_definition_error(lambda: ContainerTask(**arguments), message=message, field=field,
+                            task=arguments["name"])
 
 
 def _folder(root: Path, files: dict[str, str]) -> Path:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from podtemplate import DefinitionError, PodTemplateError, Task, build_plugin_manager
-from podtemplate.testing import task_types
+from podtemplate.testing import assert_definition_error, task_types
 from podtemplate_shell import MAX_SCRIPT_BYTES, SCRIPT_PATH, ShellConfig, ShellTask
 
 
@@ -90,14 +90,8 @@ def test_a_long_script_with_any_text_is_accepted_unchanged() -> None:
 def test_bad_definitions_fail_at_definition_time(kwargs: dict[str, Any], field: str,
                                                  message: str) -> None:
     arguments = {"name": "job", "script": "echo hi", **kwargs}
-    with pytest.raises(DefinitionError) as caught:
-        ShellTask(**arguments)
-    error = caught.value
-    assert message in str(error)
-    assert error.field == field
-    assert error.task == arguments["name"]
-    assert error.fix
-    assert "\n" not in str(error)
+    assert_definition_error(lambda: ShellTask(**arguments), message=message, field=field,
+                            task=arguments["name"])
 
 
 def test_the_config_checks_the_same_when_built_directly() -> None:

@@ -18,6 +18,7 @@ from ..dispatch import build_manifests, define_roles, task_types
 from ..schemas.crd import Crd, CrdProblem, crd_for, validate_custom_resource
 from ..schemas.source import SchemaSource, load_schema_source, schemas_dir
 from .assertions import (
+    assert_definition_error,
     assert_valid_custom_resource,
     assert_valid_pod,
     assert_valid_pod_template,
@@ -43,6 +44,7 @@ __all__ = [
     "ProbeField",
     "SampleTaskFactory",
     "SchemaSource",
+    "assert_definition_error",
     "assert_valid_custom_resource",
     "assert_valid_pod",
     "assert_valid_pod_template",

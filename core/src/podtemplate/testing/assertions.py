@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-__all__ = ["assert_valid_custom_resource", "assert_valid_pod", "assert_valid_pod_template",
-           "container", "env_of"]
+__all__ = ["assert_definition_error", "assert_valid_custom_resource", "assert_valid_pod",
+           "assert_valid_pod_template", "container", "env_of"]
 
 
 def assert_valid_pod(manifest: Mapping[str, Any]) -> None:
@@ -54,3 +54,20 @@ def assert_valid_custom_resource(manifest: Mapping[str, Any], crd_file: str) -> 
     problems = validate_custom_resource(manifest, crd)
     assert not problems, f"{manifest.get('kind')} violates {crd_file}:\n" + "\n".join(
         f"  {problem}" for problem in problems)
+
+
+def assert_definition_error(define: Callable[[], object], *, message: str, field: str | None,
+                            task: str | None) -> None:
+    """``define()`` fails at definition time as users must see it: a ``DefinitionError``
+    saying ``message``, located at ``task`` and ``field``, with a fix, on one line."""
+    from ..errors import DefinitionError
+
+    try:
+        define()
+    except DefinitionError as error:
+        assert message in str(error), str(error)
+        assert (error.field, error.task) == (field, task), str(error)
+        assert error.fix, f"no fix: {error}"
+        assert "\n" not in str(error), str(error)
+    else:
+        raise AssertionError(f"no DefinitionError saying {message!r}")
