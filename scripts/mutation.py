@@ -1,0 +1,196 @@
+"""Plant realistic defects in core and in each plugin, one at a time, in a temporary copy
+of the repository, and check that the conformance kit alone catches each.
+
+The kit alone is ``tests/test_conformance_installed.py``: the kit over every installed
+task type, nothing hand-written. A mutation is *killed* when that run fails; the script
+prints the kit's first failure line for each, so one can see it names the task type, the
+role, the field and the layer. Exit status 1 when a mutation survives (or cannot be
+applied: the code it targets has changed and the mutation must be updated).
+
+Usage: scripts/mutation [--quick] [--list] [NAME...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KIT = "tests/test_conformance_installed.py"
+_COPIED = ("core", "plugins", "tests", "conftest.py", "pyproject.toml")
+_SKIPPED = shutil.ignore_patterns("__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis")
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """``old`` -> ``new`` in the one source file under ``where`` that holds ``old`` once."""
+
+    name: str
+    where: str
+    old: str
+    new: str
+    defect: str
+    quick: bool = False
+    also: tuple[tuple[str, str], ...] = ()  # further (old, new) in the same file
+
+
+MUTATIONS = (
+    # ---------------------------------------------------------------- core
+    Mutation("env-appended", "core/src",
+             '"spec.containers[].env[]": {\n        "strategy": "map",',
+             '"spec.containers[].env[]": {\n        "strategy": "set",',
+             "env lists appended instead of merged by name", quick=True),
+    Mutation("falsy-ignored", "core/src",
+             "                target[key] = value\n            elif value is None:",
+             "                if value or key not in target:\n"
+             "                    target[key] = value\n            elif value is None:",
+             "false, 0 and \"\" no longer override a lower layer's value", quick=True),
+    Mutation("template-loses-init", "core/src",
+             'fragment: dict[str, Any] = {"spec": template.pod_spec}',
+             'fragment: dict[str, Any] = {"spec": {k: v for k, v in template.pod_spec.items()'
+             ' if k != "initContainers"}}',
+             "every template layer loses its initContainers"),
+    Mutation("override-skipped", "core/src",
+             '("task override", task.override),\n                       '
+             '("run override", context.override)):',
+             '("task override", task.override)):',
+             "the run override (--override) is skipped"),
+    Mutation("primary-not-first", "core/src",
+             'if containers[0]["name"] != primary:', "if False:",
+             "the primary container is no longer moved first"),
+    # ---------------------------------------------------------------- plugins
+    Mutation("pytorch-master-takes-worker-role", "plugins/pytorch/src",
+             '[("master", config.master)]', '[("master", config.worker)]',
+             "the master role is given the worker's role config (values leak)", quick=True),
+    Mutation("pytorch-rolespec-forgets-role", "plugins/pytorch/src",
+             "container_name=CONTAINER_NAME, role=role,", "container_name=CONTAINER_NAME,",
+             "RoleSpec without role=: role templates and settings silently lost"),
+    Mutation("pytorch-affinity-owned-and-dropped", "plugins/pytorch/src",
+             'spec: dict[str, Any] = {"containers": [container]}',
+             'spec: dict[str, Any] = {"containers": [container], "affinity": None}',
+             "spec.affinity declared operator-owned and dropped by the operator layer",
+             also=(("owned = _ENTRYPOINT + (_SHM if config.shm_size else ())",
+                    "owned = _ENTRYPOINT + (_SHM if config.shm_size else ()) + "
+                    "(FieldDecl('spec.affinity', 'the operator places replicas'),)"),)),
+    Mutation("pytorch-role-resources-replaced", "plugins/pytorch/src",
+             "operator_layer=layer, owned=owned)",
+             "operator_layer=_with_role_resources(layer, role), owned=owned)",
+             "the plugin writes a role's requests itself, replacing the resources",
+             also=(("def _check_task(",
+                    "def _with_role_resources(layer: dict[str, Any], role: Any) -> Any:\n"
+                    "    if role is None or role.requests is None:\n"
+                    "        return layer\n"
+                    "    container = {**layer['spec']['containers'][0], 'resources': {\n"
+                    "        '$patch': 'replace', 'requests': role.requests.to_k8s()}}\n"
+                    "    return {'spec': {**layer['spec'], 'containers': [container]}}\n\n\n"
+                    "def _check_task("),)),
+    Mutation("dask-rolespec-forgets-role", "plugins/dask/src",
+             "container_name=CONTAINER_NAMES[role], role=config,",
+             "container_name=CONTAINER_NAMES[role],",
+             "RoleSpec without role=: role templates and settings silently lost"),
+    Mutation("spark-rolespec-forgets-role", "plugins/spark/src",
+             "        role=config_role,\n", "",
+             "RoleSpec without role=: role templates and settings silently lost"),
+    Mutation("ray-groups-share-first-pod", "plugins/ray/src",
+             "pods[worker_role_name(group)])", "pods[worker_role_name(config.worker_groups[0])])",
+             "every worker group gets the first group's pod (values leak)"),
+    Mutation("shell-volumes-replaced", "plugins/shell/src",
+             '"volumes": [{"$patch": "replace", "name": SCRIPT_VOLUME,',
+             '"volumes": [{"$patch": "replace"}, {"name": SCRIPT_VOLUME,',
+             "the operator layer replaces the template's volumes instead of adding its own"),
+    Mutation("container-drops-init", "plugins/container/src",
+             "return [pod_manifest(task, pods[ROLE], context)]",
+             "return [pod_manifest(task, {**pods[ROLE], 'spec': {k: v for k, v in "
+             "pods[ROLE]['spec'].items() if k != 'initContainers'}}, context)]",
+             "the plugin drops initContainers when it builds the Pod"),
+)
+
+
+def apply(mutation: Mutation, copy: Path) -> str | None:
+    """Plant ``mutation`` in ``copy``; returns why it cannot be planted, else None."""
+    holders = [path for path in sorted((copy / mutation.where).rglob("*.py"))
+               if mutation.old in path.read_text(encoding="utf-8")]
+    if len(holders) != 1:
+        return f"its code is found in {len(holders)} files under {mutation.where}, not one"
+    text = holders[0].read_text(encoding="utf-8")
+    for old, new in ((mutation.old, mutation.new), *mutation.also):
+        if text.count(old) != 1:
+            return f"{old!r} occurs {text.count(old)} times in {holders[0].name}"
+        text = text.replace(old, new)
+    holders[0].write_text(text, encoding="utf-8")
+    return None
+
+
+def run_kit(copy: Path) -> tuple[int, str]:
+    """The kit over every installed task type, importing the copy's sources."""
+    sources = [copy / "core" / "src", *sorted((copy / "plugins").glob("*/src"))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, sources)),
+           "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                           KIT], cwd=copy, env=env, capture_output=True, text=True,
+                          timeout=900)
+    return done.returncode, done.stdout
+
+
+def first_failure(output: str) -> str:
+    found = re.search(r"^\s*(\[\w[\w-]*\] .+)$", output, re.MULTILINE)
+    if found:
+        return found.group(1).strip()
+    errors = [line for line in output.splitlines() if line.startswith(("E ", "FAILED", "ERROR"))]
+    return errors[0] if errors else "(no failure line)"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="only the fixed CI set")
+    parser.add_argument("--list", action="store_true", help="list the mutations and exit")
+    parser.add_argument("names", nargs="*", help="run only these mutations")
+    args = parser.parse_args()
+    chosen = [m for m in MUTATIONS if (not args.quick or m.quick)
+              and (not args.names or m.name in args.names)]
+    if args.list:
+        for mutation in chosen:
+            print(f"{mutation.name:40} {mutation.defect}")
+        return 0
+    survived = 0
+    with tempfile.TemporaryDirectory(prefix="podtemplate-mutation-") as folder:
+        pristine = Path(folder) / "pristine"
+        for name in _COPIED:
+            source = ROOT / name
+            if source.is_dir():
+                shutil.copytree(source, pristine / name, ignore=_SKIPPED)
+            else:
+                shutil.copy2(source, pristine / name)
+        status, output = run_kit(pristine)
+        if status != 0:
+            print(f"the kit fails before any mutation:\n{first_failure(output)}")
+            return 2
+        for mutation in chosen:
+            copy = Path(folder) / mutation.name
+            shutil.copytree(pristine, copy)
+            problem = apply(mutation, copy)
+            if problem is not None:
+                survived += 1
+                print(f"NOT APPLIED {mutation.name}: {problem}")
+                continue
+            status, output = run_kit(copy)
+            verdict = "killed" if status == 1 else "SURVIVED" if status == 0 else "ERROR"
+            survived += verdict != "killed"
+            print(f"{verdict:8} {mutation.name}: {mutation.defect}")
+            if status != 0:
+                print(f"         {first_failure(output)[:400]}")
+            shutil.rmtree(copy)
+    killed = len(chosen) - survived
+    print(f"kill rate: {killed}/{len(chosen)}")
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
