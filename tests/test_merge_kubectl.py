@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from podtemplate.merge import merge
-from podtemplate.testing.reference_merge import reference_merge
+from podtemplate.conformance.reference_merge import reference_merge
 
 BATCH = 12
 

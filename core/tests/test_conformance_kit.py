@@ -387,7 +387,8 @@ def test_importing_the_kit_has_no_side_effects() -> None:
 
 def test_conformance_suite_fails_the_broken_plugin_under_pytest(tmp_path: Path) -> None:
     """The pytest shell over the kit: a subclass for the tolerations-dropping plugin fails
-    the probe test at every layer and passes the others."""
+    the probe test at every layer, the precedence and the per-role tests, and passes the
+    others."""
     source = Path(__file__).read_text(encoding="utf-8")
     helpers = source[source.index("class PairConfig"):source.index("class DuplicatesEnv")]
     header = source[:source.index("PYTORCH_CRD =")]
@@ -409,4 +410,7 @@ def test_conformance_suite_fails_the_broken_plugin_under_pytest(tmp_path: Path) 
         assert f"test_probe_reaches_every_role[{layer}] FAILED" in out or (
             f"FAILED test_broken_suite.py::TestBrokenConformance::"
             f"test_probe_reaches_every_role[{layer}]" in out), out
-    assert "4 failed" in out and "role 'follower', spec.tolerations" in out, out
+    # the precedence and the per-role probes set tolerations too
+    for test in ("test_higher_layer_wins", "test_settings_and_roles"):
+        assert f"TestBrokenConformance::{test}" in out, out
+    assert "6 failed" in out and "role 'follower', spec.tolerations" in out, out

@@ -30,7 +30,9 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 @hookimpl
 def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     operator = {"spec": {"containers": [function_entrypoint(task, context)]}}
-    return [RoleSpec(name="pod", template_path="", operator_layer=operator, owned=ENTRYPOINT)]
+    return [RoleSpec(name="pod", template_path="", operator_layer=operator, owned=ENTRYPOINT,
+                     no_role_config="a Python task is one pod: the task's own template "
+                     "and settings are its pod's")]
 
 
 @hookimpl

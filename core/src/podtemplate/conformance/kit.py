@@ -4,8 +4,9 @@ layer, find every role's pod and report, per role and field, what reached it.
 Pure library code (no pytest): :class:`~podtemplate.testing.ConformanceSuite` and
 ``podtemplate coverage`` are thin shells over :class:`Kit`.
 
-How a field is judged, for one role at one layer: the kit resolves the role's pod the way
-core does but without the plugin's operator layer (the *ideal* pod), keeps the part of the
+How a field is judged, for one role at one layer: the kit works out the role's pod from
+the sample task's own definition with its reference merge, never core's resolution (the
+*ideal* pod, :mod:`.oracle`, without the plugin's operator layer), keeps the part of the
 probe value that survives there (a task's own image, say, overrides a template's image at
 layers 1-2), and requires that part in the rendered pod found at ``RoleSpec.template_path``,
 and not pruned by the operator's CRD. Declarations on the role (``owned``/``unsupported``
@@ -17,7 +18,6 @@ kit checks the value is there.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -34,8 +34,8 @@ from ..model.task import Task
 from ..model.templates import PodTemplate
 from ..platform import Platform
 from ..render import make_context, render_task
-from ..resolve.pod import resolve_pod
 from .compare import MISSING, contains, field_value, overlap, walk, without
+from .oracle import expected_layers, expected_pod
 from .pod_checks import pruned_fields
 from .probe import PRIMARY, Probe, ProbeField, default_probe
 from .results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome, Result
@@ -112,8 +112,8 @@ class Kit:
                  probe: Probe | None = None, platform: Platform | None = None) -> None:
         self.task_type = task_type
         self.probe = probe or default_probe()
-        store = ProbeStore({store_name(v): t for v, t in enumerate(self.probe.templates)})
-        self.manager = build_plugin_manager([*extra_plugins, store])
+        self.store = ProbeStore({store_name(v): t for v, t in enumerate(self.probe.templates)})
+        self.manager = build_plugin_manager([*extra_plugins, self.store])
         self.platform = platform or Platform()
         self._make = make_sample_task or self._from_hook
         self._renders: dict[tuple[str, int], Rendered] = {}
@@ -145,6 +145,12 @@ class Kit:
                     role_templates: Mapping[str, PodTemplate] | None = None) -> Task:
         return self._make(pod_template, pod_template_name, dict(role_templates or {}))
 
+    def add_cluster_template(self, template: PodTemplate) -> str:
+        """Put ``template`` in the kit's template store; returns the name to use."""
+        name = f"podtemplate-probe-extra-{len(self.store.templates)}"
+        self.store.templates[name] = template
+        return name
+
     @cached_property
     def baseline(self) -> Rendered:
         """The sample task rendered without any probe."""
@@ -166,13 +172,11 @@ class Kit:
         except PodTemplateError as error:
             return Rendered(task=task, error=str(error))
         rendered = Rendered(task=task, manifests=manifests, roles=roles)
+        cluster = self.store.templates.get(task.pod_template_name or "")
         for role in roles:
             rendered.pods[role.name] = self._locate(role, manifests, task)
-            try:
-                ideal_role = dataclasses.replace(role, operator_layer={})
-                rendered.ideal[role.name] = resolve_pod(task, ideal_role, context)
-            except PodTemplateError:
-                rendered.ideal[role.name] = None
+            layers = expected_layers(task, role, cluster=cluster, override=override)
+            rendered.ideal[role.name] = expected_pod(layers)
         return rendered
 
     def _locate(self, role: RoleSpec, manifests: Sequence[dict[str, Any]],

@@ -25,6 +25,7 @@ from ..conformance.pod_checks import (
 )
 from ..conformance.probe import Probe, default_probe
 from ..conformance.results import LAYER_NAMES, Finding, Outcome
+from ..conformance.scenarios import precedence_findings, role_findings
 from ..errors import PodTemplateError
 
 __all__ = ["Status", "STATUSES", "Cell", "PluginCoverage", "CoverageReport", "coverage",
@@ -129,6 +130,7 @@ def _plugin_coverage(kit: Kit) -> PluginCoverage:
             findings += [f for f in layer_findings if f.check != "probe"]
         findings += crd_findings(kit) + pod_findings(kit) + shape_findings(kit)
         findings += determinism_findings(kit) + kit.inputs_unmutated()
+        findings += precedence_findings(kit) + role_findings(kit)
     except PodTemplateError as error:
         result.problems.append(str(error))
     result.cells = _cells(kit, outcomes)

@@ -34,6 +34,7 @@ from ..conformance.pod_checks import (
     shape_findings,
 )
 from ..conformance.results import LAYER_NAMES, LAYERS, Finding
+from ..conformance.scenarios import precedence_findings, role_findings
 
 __all__ = ["ConformanceSuite"]
 
@@ -87,6 +88,14 @@ class ConformanceSuite:
         """Every probe field at ``layer`` reaches every role's pod, or is declared."""
         _, findings = conformance.probe_layer(layer)
         _fail_on(findings, f"probe failure(s) at the {LAYER_NAMES[layer]}")
+
+    def test_higher_layer_wins(self, conformance: Kit) -> None:
+        """Two layers set the same fields differently: the higher one's values arrive."""
+        _fail_on(precedence_findings(conformance), "precedence failure(s)")
+
+    def test_settings_and_roles(self, conformance: Kit) -> None:
+        """Task and role settings and per-role templates: on their role, on no other."""
+        _fail_on(role_findings(conformance), "settings or role failure(s)")
 
     def test_every_field_is_proven(self, conformance: Kit) -> None:
         """No field escapes the probe at every layer (e.g. shadowed by the sample task)."""

@@ -31,7 +31,9 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     # Nothing is operator-owned: image, command and args come from the task settings
     # layer, so a run override may still replace them.
-    return [RoleSpec(name=ROLE, template_path="")]
+    return [RoleSpec(name=ROLE, template_path="",
+                     no_role_config="a container task is one pod: the task's own template "
+                     "and settings are its pod's")]
 
 
 @hookimpl

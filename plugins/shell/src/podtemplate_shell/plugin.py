@@ -48,7 +48,9 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     config = config_of(task, ShellConfig)
     return [RoleSpec(name=ROLE, template_path="", owned=_owned(config),
-                     operator_layer=operator_layer(task, config, context))]
+                     operator_layer=operator_layer(task, config, context),
+                     no_role_config="a shell task is one pod: the task's own template and "
+                     "settings are its pod's")]
 
 
 @hookimpl

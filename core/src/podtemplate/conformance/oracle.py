@@ -1,0 +1,134 @@
+"""What the kit expects in a role's pod, worked out from the sample task's own definition
+and the probe with the kit's reference merge (:mod:`.reference_merge`).
+
+Never through core's resolution or merge: a core defect (a layer skipped, a list appended
+instead of merged, ``false`` ignored) would otherwise move the expectation with it and
+hide itself. The layers are the README's, lowest first, each named so that a failure can
+say which one did not arrive. Not modelled: ``platform.yaml`` (the kit renders with an
+empty platform) and ``default``/``default-init`` entries in the sample task's own
+templates (the probe uses neither).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..model.roles import SCHEDULING_FIELDS, RoleSpec
+from ..model.task import Task
+from ..model.templates import PodTemplate, Resources, Role, normalize_env
+from .reference_merge import reference_merge
+
+__all__ = ["ExpectedLayer", "expected_layers", "expected_pod", "primary_name", "GPU"]
+
+GPU = "nvidia.com/gpu"  # the empty platform's GPU resource name
+PRIMARY_ALIAS = "primary"  # a cluster template's primary container is always "primary"
+
+
+@dataclass(frozen=True)
+class ExpectedLayer:
+    """One layer as the kit sees it: a README layer name and its PodTemplateSpec fragment,
+    the primary container already named as the role names it."""
+
+    name: str
+    fragment: Mapping[str, Any]
+
+
+def primary_name(task: Task, role: RoleSpec) -> str:
+    """The role's primary container name: the operator's, else the task template's."""
+    own = task.pod_template.primary_container_name if task.pod_template else PRIMARY_ALIAS
+    return role.container_name or own
+
+
+def expected_layers(task: Task, role: RoleSpec, *, cluster: PodTemplate | None = None,
+                    override: PodTemplate | None = None) -> list[ExpectedLayer]:
+    """Layers 1-6 of ``role``, lowest first. ``cluster`` is the template the task names
+    (the kit's store holds it); ``override`` the run override of the render."""
+    primary = primary_name(task, role)
+    scheduling = role.inherit == "scheduling"
+    layers = []
+    if cluster is not None:
+        layers.append(ExpectedLayer("cluster template (layer 1)", _template(
+            cluster, PRIMARY_ALIAS, primary, drop_primary_resources=scheduling)))
+    if task.pod_template is not None:
+        layers.append(ExpectedLayer("task template (layer 2)", _template(
+            task.pod_template, task.pod_template.primary_container_name, primary,
+            scheduling_only=scheduling)))
+    if not scheduling:
+        settings = _settings(task, primary, command=task.command, args=task.args)
+        if settings:
+            layers.append(ExpectedLayer("task settings (layer 3)", settings))
+    for own in (task.override, override):
+        if own is not None:
+            layers.append(ExpectedLayer("run override (layer 4)", _template(
+                own, own.primary_container_name, primary, scheduling_only=scheduling)))
+    if role.role is not None:
+        if role.role.pod_template is not None:
+            layers.append(ExpectedLayer("role template (layer 5)", _template(
+                role.role.pod_template, role.role.pod_template.primary_container_name,
+                primary)))
+        settings = _settings(role.role, primary)
+        if settings:
+            layers.append(ExpectedLayer("role settings (layer 6)", settings))
+    return layers
+
+
+def expected_pod(layers: list[ExpectedLayer]) -> dict[str, Any]:
+    """The layers folded with the reference merge: the pod before the operator's layer."""
+    pod: dict[str, Any] = {}
+    for layer in layers:
+        pod = reference_merge(pod, layer.fragment, root="")
+    return pod
+
+
+def _template(template: PodTemplate, alias: str, primary: str, *,
+              scheduling_only: bool = False, drop_primary_resources: bool = False
+              ) -> dict[str, Any]:
+    spec = {key: value for key, value in template.pod_spec.items()
+            if not scheduling_only or key in SCHEDULING_FIELDS}
+    if "containers" in spec:
+        containers = []
+        for container in spec["containers"]:
+            if container.get("name") == alias:
+                container = {**container, "name": primary}
+            if drop_primary_resources and container.get("name") in (primary, "default"):
+                container = {k: v for k, v in container.items() if k != "resources"}
+            containers.append(container)
+        spec["containers"] = containers
+    fragment: dict[str, Any] = {"spec": spec}
+    if template.labels or template.annotations:
+        fragment["metadata"] = {"labels": dict(template.labels),
+                                "annotations": dict(template.annotations)}
+    return fragment
+
+
+def _settings(owner: Task | Role, primary: str, *, command: Any = None, args: Any = None
+              ) -> dict[str, Any] | None:
+    """Image, command/args, env and requests/limits on the primary container."""
+    container: dict[str, Any] = {"name": primary}
+    if owner.image:
+        container["image"] = owner.image
+    if command is not None:
+        container["command"] = list(command)
+    if args is not None:
+        container["args"] = list(args)
+    if owner.env:
+        container["env"] = normalize_env(owner.env)
+    resources = _resources(owner.requests, owner.limits)
+    if resources:
+        container["resources"] = resources
+    return {"spec": {"containers": [container]}} if len(container) > 1 else None
+
+
+def _resources(requests: Resources | None, limits: Resources | None) -> dict[str, Any]:
+    """A GPU count goes to both requests and limits (Kubernetes wants them equal)."""
+    out: dict[str, dict[str, str]] = {}
+    for side, given in (("requests", requests), ("limits", limits)):
+        if given is not None:
+            out[side] = given.to_k8s(GPU)
+    gpu = (requests and requests.gpu) or (limits and limits.gpu)
+    if gpu:
+        for side in ("requests", "limits"):
+            out.setdefault(side, {})[GPU] = gpu
+    return out
