@@ -30,7 +30,8 @@ _SKIPPED = shutil.ignore_patterns("__pycache__", "*.egg-info", ".pytest_cache", 
 
 @dataclass(frozen=True)
 class Mutation:
-    """``old`` -> ``new`` in the one source file under ``where`` that holds ``old`` once."""
+    """``old`` -> ``new`` (and each pair of ``also``) in the one source file under
+    ``where`` that holds it, once."""
 
     name: str
     where: str
@@ -38,7 +39,7 @@ class Mutation:
     new: str
     defect: str
     quick: bool = False
-    also: tuple[tuple[str, str], ...] = ()  # further (old, new) in the same file
+    also: tuple[tuple[str, str], ...] = ()  # further (old, new), each in its own file
 
 
 MUTATIONS = (
@@ -64,7 +65,8 @@ MUTATIONS = (
              "the run override (--override) is skipped"),
     Mutation("primary-not-first", "core/src",
              'if containers[0]["name"] != primary:', "if False:",
-             "the primary container is no longer moved first"),
+             "the primary container is no longer put first: the first layer's order wins",
+             also=(('"spec": {"containers": [{"name": primary}]}}', '"spec": {}}'),)),
     # ---------------------------------------------------------------- plugins
     Mutation("pytorch-master-takes-worker-role", "plugins/pytorch/src",
              '[("master", config.master)]', '[("master", config.worker)]',
@@ -114,17 +116,17 @@ MUTATIONS = (
 
 
 def apply(mutation: Mutation, copy: Path) -> str | None:
-    """Plant ``mutation`` in ``copy``; returns why it cannot be planted, else None."""
-    holders = [path for path in sorted((copy / mutation.where).rglob("*.py"))
-               if mutation.old in path.read_text(encoding="utf-8")]
-    if len(holders) != 1:
-        return f"its code is found in {len(holders)} files under {mutation.where}, not one"
-    text = holders[0].read_text(encoding="utf-8")
+    """Plant ``mutation`` in ``copy``; returns why it cannot be planted, else None. Each
+    replacement goes to the one source file under ``where`` that holds its text once."""
     for old, new in ((mutation.old, mutation.new), *mutation.also):
+        holders = [path for path in sorted((copy / mutation.where).rglob("*.py"))
+                   if old in path.read_text(encoding="utf-8")]
+        if len(holders) != 1:
+            return f"{old!r} is found in {len(holders)} files under {mutation.where}, not one"
+        text = holders[0].read_text(encoding="utf-8")
         if text.count(old) != 1:
             return f"{old!r} occurs {text.count(old)} times in {holders[0].name}"
-        text = text.replace(old, new)
-    holders[0].write_text(text, encoding="utf-8")
+        holders[0].write_text(text.replace(old, new), encoding="utf-8")
     return None
 
 
@@ -133,10 +135,20 @@ def run_kit(copy: Path) -> tuple[int, str]:
     sources = [copy / "core" / "src", *sorted((copy / "plugins").glob("*/src"))]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, sources)),
            "PYTHONDONTWRITEBYTECODE": "1"}
+    shared = _shared_schemas()
+    if shared is not None:  # the copy lives elsewhere: CRDs found from here still count
+        env.setdefault("PODTEMPLATE_SCHEMAS", shared)
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
                            KIT], cwd=copy, env=env, capture_output=True, text=True,
                           timeout=900)
     return done.returncode, done.stdout
+
+
+def _shared_schemas() -> str | None:
+    found = subprocess.run([sys.executable, "-c", "from podtemplate.testing import "
+                            "schemas_dir; print(schemas_dir() or '')"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.strip()
+    return found or None
 
 
 def first_failure(output: str) -> str:

@@ -52,7 +52,8 @@ def walk(document: Any, path: str) -> Any:
 
 def field_value(pod: Mapping[str, Any], path: str, primary: str) -> Any:
     """The value of a probe field path in a PodTemplateSpec, or MISSING.
-    ``[primary]`` stands for the container named ``primary``."""
+    ``[primary]`` stands for the container named ``primary``; the container's member may
+    be dotted (``spec.containers[primary].resources.requests.cpu``)."""
     head, _, rest = path.partition(".")
     section = pod.get(head)
     if not isinstance(section, Mapping):
@@ -64,7 +65,7 @@ def field_value(pod: Mapping[str, Any], path: str, primary: str) -> Any:
     name = primary if name == PRIMARY else name
     for container in section.get(list_name) or ():
         if isinstance(container, Mapping) and container.get("name") == name:
-            return container.get(member, MISSING)
+            return walk(container, member)
     return MISSING
 
 

@@ -18,6 +18,7 @@ kit checks the value is there.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -223,10 +224,30 @@ class Kit:
     # ------------------------------------------------------------------ the probe check
 
     def probe_layer(self, layer: str) -> tuple[list[Outcome], list[Finding]]:
-        """Outcomes of every probed field for every role at ``layer``, and the failures."""
+        """Outcomes of every probed field for every role at ``layer``, and the failures,
+        each saying whether the field arrives from other layers (then this layer is what
+        the role drops) or from none."""
+        outcomes, findings = self._judged(layer)
+        return outcomes, [self._name_dropped(finding) for finding in findings]
+
+    def _judged(self, layer: str) -> tuple[list[Outcome], list[Finding]]:
         if layer not in self._layers:
             self._layers[layer] = self._probe_layer(layer)
         return self._layers[layer]
+
+    def _name_dropped(self, finding: Finding) -> Finding:
+        if finding.check != "probe" or finding.layer is None:
+            return finding
+        reached = [other for other in LAYERS if other != finding.layer and any(
+            o.role == finding.role and o.field == finding.field and o.result == "reached"
+            for o in self._judged(other)[0])]
+        this = LAYER_NAMES[finding.layer]
+        if reached:
+            why = (f"the field arrives from the {', '.join(LAYER_NAMES[r] for r in reached)}"
+                   f" but not from the {this}: the {this} is dropped for this role")
+        else:
+            why = "the field arrives from no layer: the role drops it whatever sets it"
+        return dataclasses.replace(finding, message=f"{finding.message}; {why}")
 
     def _probe_layer(self, layer: str) -> tuple[list[Outcome], list[Finding]]:
         outcomes: list[Outcome] = []

@@ -254,7 +254,9 @@ def _assemble(fields: list[ProbeField], variant: int) -> PodTemplate:
                 slot.setdefault("image", image[f"spec.{list_name}[{name}].image"])
         else:
             spec[f.path.removeprefix("spec.")] = f.value
-    for (list_name, _), container in containers.items():
+    # The sidecar before the primary container: the primary must still come first in the
+    # role's pod (operators read containers[0]).
+    for (list_name, _), container in sorted(containers.items(), key=lambda i: i[0][1] == PRIMARY):
         spec.setdefault(list_name, []).append(container)
     return PodTemplate(spec, PRIMARY, labels=labels, annotations=annotations,
                        source=f"probe variant {variant}")

@@ -161,9 +161,7 @@ def precedence_findings(kit: Kit) -> list[Finding]:
             if "role" in (low, high) and role.role is None:
                 continue  # a role without a role config: the kit reports it apart
             findings += _compare(kit, rendered, placed, role, PRECEDENCE_FIELDS,
-                                 check="precedence", where=where,
-                                 blame=f"the {LAYER_NAMES[high]}'s value should win over "
-                                       f"the {LAYER_NAMES[low]}'s")
+                                 check="precedence", where=where)
             findings += _primary_first(kit, rendered, role, where)
     return findings
 
@@ -180,33 +178,40 @@ def _primary_first(kit: Kit, rendered: Rendered, role: RoleSpec, where: str) -> 
 
 
 def _compare(kit: Kit, rendered: Rendered, placed: _Placed, role: RoleSpec,
-             fields: Mapping[str, Pick | None], *, check: str, where: str, blame: str
-             ) -> list[Finding]:
+             fields: Mapping[str, Pick | None], *, check: str, where: str) -> list[Finding]:
     located = rendered.pods.get(role.name)
     if located is None:
         return [Finding(check, kit.plugin, f"no pod found at {role.template_path!r}",
                         role=role.name, layer=where)]
-    ideal = _expected(placed, role)
+    layers = expected_layers(placed.task, role, cluster=placed.cluster,
+                             override=placed.override)
+    ideal = expected_pod(layers)
     primary = primary_name(placed.task, role)
     findings = []
     for path, pick in fields.items():
         if role.declared(path) is not None:
             continue
-        expected = field_value(ideal, path, primary)
-        actual = field_value(located.pod, path, located.primary)
-        if pick is not None:
-            expected, actual = pick(expected), pick(actual)
+        chosen = pick or (lambda value: value)
+        expected = chosen(field_value(ideal, path, primary))
+        actual = chosen(field_value(located.pod, path, located.primary))
         if expected == actual or (expected is MISSING and actual in (MISSING, [], {})):
             continue
-        findings.append(Finding(check, kit.plugin, f"{blame}: expected {_short(expected)}, "
-                                f"found {_short(actual)}", role=role.name, field=path,
-                                layer=where))
+        sources = [layer.name for layer in layers
+                   if chosen(field_value(layer.fragment, path, primary)) not in _NOTHING]
+        came = f"the value of the {' over the '.join(reversed(sources))}" if sources else \
+            "the value the layers leave"
+        findings.append(Finding(check, kit.plugin, f"{came} did not arrive: expected "
+                                f"{_short(expected)}, found {_short(actual)}",
+                                role=role.name, field=path, layer=where))
     return findings
+
+
+_NOTHING: tuple[Any, ...] = (MISSING, [], {})
 
 
 # -------------------------------------------------------------- settings and roles
 
-TASK_SETTINGS = {"image": "probe.example/task-settings:1",
+TASK_SETTINGS: dict[str, Any] = {"image": "probe.example/task-settings:1",
                  "env": {"PROBE_TASK_ENV": "task", "PROBE_SHARED_ENV": "task"},
                  "requests": Resources(cpu="123m"), "limits": Resources(memory="2345Mi")}
 SETTINGS_TEMPLATE = PodTemplate({"containers": [{
@@ -259,9 +264,7 @@ def role_findings(kit: Kit) -> list[Finding]:
     findings = []
     for role in rendered.roles:
         findings += _compare(kit, rendered, placed, role, ROLE_FIELDS, check="roles",
-                             where=_ROLE_LAYERS,
-                             blame="the task's and the role's own settings and templates, "
-                                   "merged key by key, did not arrive")
+                             where=_ROLE_LAYERS)
         if role.role is None:
             findings += _no_role(kit, role)
         else:
@@ -319,7 +322,8 @@ def with_settings(task: Task, names: Iterable[str]) -> Task:
 
 
 def _replace_roles(value: Any, settings: Mapping[PodTemplate, dict[str, Any]]) -> Any:
-    if isinstance(value, Role) and value.pod_template in settings:
+    if isinstance(value, Role) and value.pod_template is not None and (
+            value.pod_template in settings):
         return value.model_copy(update=settings[value.pod_template])
     if isinstance(value, BaseModel):
         changed = {name: new for name in type(value).model_fields

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Literal
 
+from ..conformance.declarations import declaration_findings
 from ..conformance.kit import Kit
 from ..conformance.pod_checks import (
     crd_findings,
@@ -130,7 +131,7 @@ def _plugin_coverage(kit: Kit) -> PluginCoverage:
             findings += [f for f in layer_findings if f.check != "probe"]
         findings += crd_findings(kit) + pod_findings(kit) + shape_findings(kit)
         findings += determinism_findings(kit) + kit.inputs_unmutated()
-        findings += precedence_findings(kit) + role_findings(kit)
+        findings += precedence_findings(kit) + role_findings(kit) + declaration_findings(kit)
     except PodTemplateError as error:
         result.problems.append(str(error))
     result.cells = _cells(kit, outcomes)

@@ -25,6 +25,7 @@ from typing import ClassVar
 
 import pytest
 
+from ..conformance.declarations import declaration_findings
 from ..conformance.kit import Kit, SampleTaskFactory
 from ..conformance.pod_checks import (
     crd_findings,
@@ -96,6 +97,11 @@ class ConformanceSuite:
     def test_settings_and_roles(self, conformance: Kit) -> None:
         """Task and role settings and per-role templates: on their role, on no other."""
         _fail_on(role_findings(conformance), "settings or role failure(s)")
+
+    def test_declarations_hold(self, conformance: Kit) -> None:
+        """Owned fields hold what the operator layer sets; unsupported ones are missing
+        from the operator's CRD."""
+        _fail_on(declaration_findings(conformance), "unfounded declaration(s)")
 
     def test_every_field_is_proven(self, conformance: Kit) -> None:
         """No field escapes the probe at every layer (e.g. shadowed by the sample task)."""

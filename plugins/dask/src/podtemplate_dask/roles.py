@@ -65,7 +65,8 @@ _DEPLOYMENT = "the operator runs this pod through a Deployment, which only accep
 
 def _env_decls(role: str) -> tuple[FieldDecl, ...]:
     return tuple(FieldDecl(f"spec.containers[primary].env[{name}]",
-                           "set by the dask-kubernetes operator when it creates the pod")
+                           "runtime: set by the dask-kubernetes operator when it creates the "
+                           "pod")
                  for name in OPERATOR_ENV[role])
 
 
@@ -81,8 +82,8 @@ def _owned(role: str) -> tuple[FieldDecl, ...]:
             FieldDecl(_ARGS, f"the scheduler listens on {COMM_PORT} with its dashboard on "
                       f"{DASHBOARD_PORT}, the ports its Service targets"),
             *(FieldDecl(f"spec.containers[primary].ports[{port_name}]",
-                        f"port {number} is exposed by the scheduler Service the operator "
-                        "creates") for port_name, number in SCHEDULER_PORTS),
+                        f"runtime: port {number} is exposed by the scheduler Service the "
+                        "operator creates") for port_name, number in SCHEDULER_PORTS),
             FieldDecl(_RESTART, _DEPLOYMENT)]
     else:
         decls += [

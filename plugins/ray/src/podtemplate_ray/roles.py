@@ -42,7 +42,7 @@ HEAD_PORTS = (
 # KubeRay names the RayCluster of a RayJob after it, with a suffix, and rejects longer names.
 MAX_RAYJOB_NAME = 47
 
-_RAY_START = ("KubeRay writes the Ray container's command itself: `ray start` with the "
+_RAY_START = ("runtime: KubeRay writes the Ray container's command itself: `ray start` with the "
               "rayStartParams; a template command would run before it, so it is removed")
 RAY_NODE_OWNED = (
     FieldDecl("spec.containers[primary].command", _RAY_START),

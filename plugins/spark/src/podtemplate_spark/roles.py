@@ -31,8 +31,9 @@ NATIVE_PREFIX = "native: "
 _PRIMARY = "spec.containers[primary]"
 
 _COMMON_OWNED = (
-    FieldDecl("metadata.name", "Spark names the pods (<app>-driver, <app>-exec-<n>)"),
-    FieldDecl("metadata.namespace", "Spark creates the pods in the application's namespace"),
+    FieldDecl("metadata.name", "runtime: Spark names the pods (<app>-driver, <app>-exec-<n>)"),
+    FieldDecl("metadata.namespace", "runtime: Spark creates the pods in the application's "
+              "namespace"),
     FieldDecl("spec.restartPolicy",
               "Spark runs the driver and executors once and sets restartPolicy Never; "
               "retries are the SparkApplication's spec.restartPolicy"),
@@ -40,14 +41,15 @@ _COMMON_OWNED = (
               "the operator tells Spark its container is spark-kubernetes-driver/-executor "
               "(podTemplateContainerName)"),
     FieldDecl(f"{_PRIMARY}.command",
-              "the Spark image's entrypoint starts the driver/executor; Spark keeps a "
+              "runtime: the Spark image's entrypoint starts the driver/executor; Spark keeps a "
               "template command, which would bypass it, so the plugin removes it"),
     FieldDecl(f"{_PRIMARY}.args",
-              "Spark appends its own arguments (driver --properties-file..., executor); "
+              "runtime: Spark appends its own arguments (driver --properties-file..., executor); "
               "application arguments go to spec.arguments"),
 )
 _EXECUTOR_OWNED = (
-    FieldDecl("spec.hostname", "Spark sets each executor's hostname to its pod name"),
+    FieldDecl("spec.hostname", "runtime: Spark sets each executor's hostname to its pod "
+              "name"),
 )
 # Labels Spark sets for its own bookkeeping and refuses from configuration.
 RESERVED_LABELS = {
@@ -83,8 +85,8 @@ def native_decls(role: str) -> tuple[FieldDecl, ...]:
 @functools.cache
 def owned_decls(role: str) -> tuple[FieldDecl, ...]:
     own = _COMMON_OWNED + (_EXECUTOR_OWNED if role == EXECUTOR else ())
-    labels = tuple(FieldDecl(f"metadata.labels.{key}", "Spark's own bookkeeping label; "
-                             "a template setting it is an error")
+    labels = tuple(FieldDecl(f"metadata.labels.{key}", "runtime: Spark's own bookkeeping "
+                             "label; a template setting it is an error")
                    for key in RESERVED_LABELS[role])
     return own + labels + native_decls(role)
 
