@@ -67,6 +67,21 @@ MUTATIONS = (
              'if containers[0]["name"] != primary:', "if False:",
              "the primary container is no longer put first: the first layer's order wins",
              also=(('"spec": {"containers": [{"name": primary}]}}', '"spec": {}}'),)),
+    Mutation("null-kept", "core/src",
+             "                if key in target:\n                    _drop(target, key, "
+             "fields.get(key, fallback), path, record)",
+             "                target[key] = None",
+             "null in a higher layer no longer removes the key: it is emitted as null"),
+    Mutation("keyed-delete-ignored", "core/src",
+             "                if patch == DELETE:\n                    deleted = "
+             "_delete_keyed(",
+             "                if patch == 'ignored':\n                    deleted = "
+             "_delete_keyed(",
+             "$patch: delete items no longer remove an inherited keyed item"),
+    Mutation("union-duplicates", "core/src",
+             "        if existing == new and _ident(existing) == _ident(new):",
+             "        if False:",
+             "a toleration or envFrom given by two layers appears twice"),
     # ---------------------------------------------------------------- plugins
     Mutation("pytorch-master-takes-worker-role", "plugins/pytorch/src",
              '[("master", config.master)]', '[("master", config.worker)]',
@@ -93,6 +108,10 @@ MUTATIONS = (
                     "        '$patch': 'replace', 'requests': role.requests.to_k8s()}}\n"
                     "    return {'spec': {**layer['spec'], 'containers': [container]}}\n\n\n"
                     "def _check_task("),)),
+    Mutation("pytorch-worker-replicas-ignored", "plugins/pytorch/src",
+             "if self.worker is not None and self.worker.replicas is not None:",
+             "if False:",
+             "the worker role's replicas setting is ignored"),
     Mutation("dask-rolespec-forgets-role", "plugins/dask/src",
              "container_name=CONTAINER_NAMES[role], role=config,",
              "container_name=CONTAINER_NAMES[role],",

@@ -26,58 +26,69 @@ from ..errors import PodTemplateError
 from ..model.roles import RoleSpec
 from ..model.task import Task
 from ..model.templates import PodTemplate, Resources, Role
-from .compare import MISSING, field_value
+from .compare import MISSING, field_value, walk
 from .oracle import expected_layers, expected_pod, primary_name
 from .results import LAYER_NAMES, LAYERS, Finding
 
 if TYPE_CHECKING:
     from .kit import Kit, Rendered
 
-__all__ = ["precedence_findings", "role_findings", "LOW", "HIGH", "PRECEDENCE_FIELDS"]
+__all__ = ["precedence_findings", "precedence_templates", "role_findings",
+           "PRECEDENCE_FIELDS"]
 
 SIDECAR = "prec-sidecar"
-LOW = PodTemplate({
-    "hostNetwork": True, "terminationGracePeriodSeconds": 45,
-    "nodeSelector": {"prec-a": "low", "prec-b": "low"},
-    "tolerations": [{"key": "prec-shared", "operator": "Exists"},
-                    {"key": "prec-low", "operator": "Exists"}],
-    "volumes": [{"name": "prec-volume", "emptyDir": {"sizeLimit": "1Mi"}}],
-    "initContainers": [{"name": "prec-init", "image": "probe.example/low-init:1",
-                        "args": ["low"]}],
-    "containers": [{"name": "primary", "workingDir": "/low",
-                    "env": [{"name": "PREC_ENV", "value": "low"},
-                            {"name": "PREC_LOW", "value": "low"}],
-                    "envFrom": [{"configMapRef": {"name": "prec-shared"}},
-                                {"configMapRef": {"name": "prec-low"}}]}],
-}, "primary", labels={"prec.podtemplate.io/label": "low"}, source="precedence probe (low)")
-HIGH = PodTemplate({
-    "hostNetwork": False, "terminationGracePeriodSeconds": 0,
-    "nodeSelector": {"prec-a": ""},
-    "tolerations": [{"key": "prec-shared", "operator": "Exists"},
-                    {"key": "prec-high", "operator": "Exists"}],
-    "volumes": [{"name": "prec-volume", "emptyDir": {"sizeLimit": "2Mi"}}],
-    "initContainers": [{"name": "prec-init", "image": "probe.example/high-init:1"}],
-    "containers": [{"name": SIDECAR, "image": "probe.example/sidecar:1"},
-                   {"name": "primary", "workingDir": "",
-                    "env": [{"name": "PREC_ENV", "value": ""},
-                            {"name": "PREC_HIGH", "value": "high"}],
-                    "envFrom": [{"configMapRef": {"name": "prec-shared"}},
-                                {"configMapRef": {"name": "prec-high"}}]}],
-}, "primary", labels={"prec.podtemplate.io/label": ""}, source="precedence probe (high)")
+
+
+def precedence_templates() -> tuple[PodTemplate, PodTemplate]:
+    """The low and the high template of the precedence probe. Built on each use: a core
+    defect that rejects them becomes a finding, not an import error."""
+    low = PodTemplate({
+        "hostNetwork": True, "terminationGracePeriodSeconds": 45,
+        "nodeSelector": {"prec-a": "low", "prec-b": "low", "prec-c": "low"},
+        "tolerations": [{"key": "prec-shared", "operator": "Exists"},
+                        {"key": "prec-low", "operator": "Exists"}],
+        "volumes": [{"name": "prec-volume", "emptyDir": {"sizeLimit": "1Mi"}}],
+        "initContainers": [{"name": "prec-init", "image": "probe.example/low-init:1",
+                            "args": ["low"]}],
+        "containers": [{"name": "primary", "workingDir": "/low",
+                        "env": [{"name": "PREC_ENV", "value": "low"},
+                                {"name": "PREC_LOW", "value": "low"},
+                                {"name": "PREC_GONE", "value": "low"}],
+                        "envFrom": [{"configMapRef": {"name": "prec-shared"}},
+                                    {"configMapRef": {"name": "prec-low"}}]}],
+    }, "primary", labels={"prec.podtemplate.io/label": "low"}, source="precedence probe (low)")
+    high = PodTemplate({
+        "hostNetwork": False, "terminationGracePeriodSeconds": 0,
+        "nodeSelector": {"prec-a": "", "prec-c": None},
+        "tolerations": [{"key": "prec-shared", "operator": "Exists"},
+                        {"key": "prec-high", "operator": "Exists"}],
+        "volumes": [{"name": "prec-volume", "emptyDir": {"sizeLimit": "2Mi"}}],
+        "initContainers": [{"name": "prec-init", "image": "probe.example/high-init:1"}],
+        "containers": [{"name": SIDECAR, "image": "probe.example/sidecar:1"},
+                       {"name": "primary", "workingDir": "",
+                        "env": [{"name": "PREC_ENV", "value": ""},
+                                {"name": "PREC_HIGH", "value": "high"},
+                                {"name": "PREC_GONE", "$patch": "delete"}],
+                        "envFrom": [{"configMapRef": {"name": "prec-shared"}},
+                                    {"configMapRef": {"name": "prec-high"}}]}],
+    }, "primary", labels={"prec.podtemplate.io/label": ""}, source="precedence probe (high)")
+    return low, high
+
 
 # field -> how its probed part is picked out of a value (None: the value itself)
 Pick = Callable[[Any], Any]
 
 
 def _items(key: str, prefix: str) -> Pick:
-    """Keyed or union list items whose ``key`` (a dotted member) starts with ``prefix``."""
+    """Keyed or union list items whose ``key`` (a dotted member) starts with ``prefix``,
+    and items without it (what a broken directive leaves)."""
     def pick(value: Any) -> Any:
         def ident(item: Any) -> str:
             for part in key.split("."):
                 item = item.get(part) if isinstance(item, Mapping) else None
             return str(item)
-        items = [i for i in value or () if isinstance(i, Mapping) and ident(i).startswith(
-            prefix)]
+        items = [i for i in value or () if isinstance(i, Mapping) and (
+            ident(i).startswith(prefix) or ident(i) == "None")]
         return sorted(items, key=lambda i: repr(sorted(i.items())))
     return pick
 
@@ -144,11 +155,15 @@ def _expected(placed: _Placed, role: RoleSpec) -> dict[str, Any]:
 
 def precedence_findings(kit: Kit) -> list[Finding]:
     """Every pair of probe layers, low and high: the high layer's values must win."""
+    try:
+        templates = precedence_templates()
+    except PodTemplateError as error:
+        return [Finding("precedence", kit.plugin, f"the precedence probe is rejected: {error}")]
     findings: list[Finding] = []
     for low, high in itertools.combinations(LAYERS, 2):
         where = f"{LAYER_NAMES[low]} under {LAYER_NAMES[high]}"
         try:
-            placed = _place(kit, {low: LOW, high: HIGH})
+            placed = _place(kit, dict(zip((low, high), templates, strict=True)))
         except PodTemplateError as error:
             findings.append(Finding("precedence", kit.plugin, f"make_sample_task: {error}",
                                     layer=where))
@@ -230,11 +245,15 @@ ROLE_FIELDS: dict[str, Pick | None] = {
 }
 
 
-def role_settings(index: int, role: str) -> dict[str, Any]:
-    return {"image": f"probe.example/role-{index}:1",
-            "env": {"PROBE_SHARED_ENV": f"role {role}", "PROBE_ROLE_ENV": role},
-            "requests": Resources(memory=f"{101 + index}Mi"),
-            "limits": Resources(cpu=f"{201 + index}m")}
+def role_settings(index: int, role: RoleSpec) -> dict[str, Any]:
+    """The settings probe of one role: its replicas too where it declares them."""
+    settings = {"image": f"probe.example/role-{index}:1",
+                "env": {"PROBE_SHARED_ENV": f"role {role.name}", "PROBE_ROLE_ENV": role.name},
+                "requests": Resources(memory=f"{101 + index}Mi"),
+                "limits": Resources(cpu=f"{201 + index}m")}
+    if role.replicas_path is not None:
+        settings["replicas"] = 5 + index
+    return settings
 
 
 def role_template(role: str) -> PodTemplate:
@@ -254,7 +273,7 @@ def role_findings(kit: Kit) -> list[Finding]:
     try:
         placed = _place(kit, {"task": SETTINGS_TEMPLATE,
                               "role": {name: role_template(name) for name in names}})
-        task = with_settings(placed.task, names)
+        task = with_settings(placed.task, kit.baseline.roles)
     except PodTemplateError as error:
         return [Finding("roles", kit.plugin, f"make_sample_task: {error}")]
     placed = _Placed(task, None, None)
@@ -269,6 +288,7 @@ def role_findings(kit: Kit) -> list[Finding]:
             findings += _no_role(kit, role)
         else:
             findings += _leaks(kit, rendered, placed, role, names)
+            findings += _replicas(kit, rendered, role, names.index(role.name))
     return findings
 
 
@@ -312,11 +332,24 @@ def _leaks(kit: Kit, rendered: Rendered, placed: _Placed, role: RoleSpec, names:
     return findings
 
 
-def with_settings(task: Task, names: Iterable[str]) -> Task:
+def _replicas(kit: Kit, rendered: Rendered, role: RoleSpec, index: int) -> list[Finding]:
+    located = rendered.pods.get(role.name)
+    if role.replicas_path is None or located is None:
+        return []
+    expected = role_settings(index, role)["replicas"]
+    found = walk(located.manifest, role.replicas_path)
+    if found == expected:
+        return []
+    return [Finding("roles", kit.plugin, f"the role's replicas={expected} did not arrive at "
+                    f"{role.replicas_path}: found {_short(found)}", role=role.name,
+                    field="replicas", layer="role settings (layer 6)")]
+
+
+def with_settings(task: Task, roles: Iterable[RoleSpec]) -> Task:
     """``task`` with the task settings probe, and each role's settings probe on the Role
     that carries that role's template probe, wherever it sits in the task's config."""
-    settings = {role_template(name): role_settings(index, name)
-                for index, name in enumerate(names)}
+    settings = {role_template(role.name): role_settings(index, role)
+                for index, role in enumerate(roles)}
     config = _replace_roles(task.task_config, settings)
     return dataclasses.replace(task, task_config=config, **TASK_SETTINGS)
 

@@ -55,6 +55,9 @@ class RoleSpec:
       :data:`SCHEDULING_FIELDS` and labels/annotations from the task's template and override
       (the cluster template is always taken whole).
     - ``manifest_name``: the name used for this role's pod objects, if it has its own.
+    - ``replicas_path``: where the manifest holding the role's pod carries the role's
+      replica count (``spec.pytorchReplicaSpecs.Worker.replicas``), for a role whose
+      ``replicas`` setting counts its pods; the conformance kit checks it arrives there.
     - ``no_role_config``: why the role takes no role template and no role settings (a
       task type with one pod and no roles); the conformance kit requires it of every role
       whose ``role`` is None, so that a forgotten ``role=`` does not pass unnoticed.
@@ -69,6 +72,7 @@ class RoleSpec:
     unsupported: tuple[FieldDecl, ...] = ()
     inherit: Literal["all", "scheduling"] = "all"
     interruptible: bool | None = None
+    replicas_path: str | None = None
     no_role_config: str | None = None
 
     def declared(self, path: str) -> FieldDecl | None:

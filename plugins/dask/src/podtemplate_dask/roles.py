@@ -133,7 +133,8 @@ def _role_spec(role: str, config: Role | None, operator_layer: dict[str, Any]) -
     return RoleSpec(name=role, template_path=ROLE_PATHS[role],
                     container_name=CONTAINER_NAMES[role], role=config,
                     operator_layer=operator_layer, owned=OWNED[role],
-                    unsupported=UNSUPPORTED[role])
+                    unsupported=UNSUPPORTED[role],
+                    replicas_path=f"{ROLE_PATHS[role]}.replicas" if role == "worker" else None)
 
 
 # Built once: the same for every task, and read only, like every layer.

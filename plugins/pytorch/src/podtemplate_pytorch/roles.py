@@ -70,7 +70,9 @@ def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     return [
         RoleSpec(name=name, template_path=f"spec.pytorchReplicaSpecs.{REPLICA_TYPES[name]}"
                  ".template", container_name=CONTAINER_NAME, role=role,
-                 operator_layer=layer, owned=owned)
+                 operator_layer=layer, owned=owned,
+                 replicas_path=f"spec.pytorchReplicaSpecs.{REPLICA_TYPES[name]}.replicas"
+                 if name == "worker" else None)
         for name, role in roles
     ]
 

@@ -102,7 +102,8 @@ def _head(config: Ray) -> RoleSpec:
 def _worker(group: WorkerGroup, index: int) -> RoleSpec:
     return RoleSpec(name=worker_role_name(group), template_path=worker_path(index),
                     container_name=WORKER_CONTAINER, role=group,
-                    operator_layer=_ray_node_layer(WORKER_CONTAINER), owned=RAY_NODE_OWNED)
+                    operator_layer=_ray_node_layer(WORKER_CONTAINER), owned=RAY_NODE_OWNED,
+                    replicas_path=f"spec.rayClusterSpec.workerGroupSpecs[{index}].replicas")
 
 
 def _submitter(task: Task, config: Ray, context: RenderContext, entrypoint: str) -> RoleSpec:

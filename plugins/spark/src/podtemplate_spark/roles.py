@@ -111,4 +111,5 @@ def role_spec(role: str, config_role: Role | None) -> RoleSpec:
         role=config_role,
         operator_layer=_operator_layer(role),
         owned=owned_decls(role),
+        replicas_path="spec.executor.instances" if role == EXECUTOR else None,
     )
