@@ -222,16 +222,41 @@ def test_crd_violations_are_reported_against_the_real_crd() -> None:
     assert [(f.role, f.field) for f in probe] == [("follower", "spec.tolerations")]
 
 
-def test_missing_crd_is_a_note_not_a_failure(monkeypatch: pytest.MonkeyPatch,
-                                             tmp_path: Path) -> None:
+class NamesMissingCrd(FixturePlugin):
+    """A correct task type whose CRD file cannot be found."""
+
+    name = "names-missing-crd"
+    crd_file = "example.org_missing.yaml"
+
+
+def test_no_crd_no_green(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Without its CRD a task type is unverified: the report fails unless allowed, and
+    the conformance kit says why."""
     from podtemplate.coverage.matrix import coverage
+    from podtemplate.coverage.text import to_markdown, to_table
 
     monkeypatch.setenv("PODTEMPLATE_SCHEMAS", str(tmp_path))
     kit = Kit("breaks-crd", extra_plugins=[BreaksCrd()])
     assert "CRD kubeflow.org_pytorchjobs.yaml not found" in (crd_missing_reason(kit) or "")
     assert crd_findings(kit) == []
-    [plugin] = coverage(["breaks-crd"], extra_plugins=[BreaksCrd()]).plugins
-    assert any("PODTEMPLATE_SCHEMAS" in note for note in plugin.notes)
+    plugin = NamesMissingCrd()
+    report = coverage([plugin.name], extra_plugins=[plugin])
+    [result] = report.plugins
+    assert "example.org_missing.yaml not found" in result.unverified
+    assert not result.failed and report.failed, result.problems
+    assert "names-missing-crd (unverified)" in to_table(report)
+    assert "| names-missing-crd (unverified) |" in to_markdown(report)
+    assert not coverage([plugin.name], extra_plugins=[plugin], allow_unverified=True).failed
+
+
+def test_a_custom_resource_without_a_crd_file_is_unverified() -> None:
+    class NamesNoCrd(FixturePlugin):
+        name = "names-no-crd"
+        kind, api_version = "ExampleJob", "example.org/v1"
+
+    kit = Kit("names-no-crd", extra_plugins=[NamesNoCrd()])
+    assert "renders example.org/v1 ExampleJob but names no CRD" in (
+        crd_missing_reason(kit) or "")
 
 
 def test_field_the_crd_would_prune_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:

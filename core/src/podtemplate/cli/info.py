@@ -39,14 +39,19 @@ def _clean_errors(run: Any) -> Any:
 @click.option("--schema", type=click.Path(dir_okay=False, exists=True),
               help="Kubernetes OpenAPI document to build the probe from (default: the "
               "shared one if found, else the built-in copy).")
+@click.option("--allow-unverified", is_flag=True,
+              help="Exit 0 even when a task type's custom resources cannot be checked "
+              "against its CRD (shown as unverified).")
 def coverage_command(plugins: tuple[str, ...], fmt: str, output: str,
-                     schema: str | None) -> None:
+                     schema: str | None, allow_unverified: bool) -> None:
     """The matrix of task type x role x field: applied, operator-owned, unsupported
-    (reason) or LOST. Exits 1 when a field is LOST or a conformance check fails."""
-    _clean_errors(_coverage)(plugins, fmt, output, schema)
+    (reason) or LOST. Exits 1 when a field is LOST, a conformance check fails, or a task
+    type is unverified (no CRD to check its custom resources) without --allow-unverified."""
+    _clean_errors(_coverage)(plugins, fmt, output, schema, allow_unverified)
 
 
-def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | None) -> None:
+def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | None,
+              allow_unverified: bool) -> None:
     from ..conformance.probe import build_probe, default_probe
     from ..coverage.html import to_html
     from ..coverage.matrix import coverage
@@ -54,7 +59,7 @@ def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | Non
     from ..schemas.source import load_schema_source
 
     probe = build_probe(load_schema_source(schema)) if schema else default_probe()
-    report = coverage(_select(plugins), probe=probe)
+    report = coverage(_select(plugins), probe=probe, allow_unverified=allow_unverified)
     writer = {"table": to_table, "markdown": to_markdown, "json": to_json, "html": to_html}
     text = writer[fmt](report)
     if output == "-":
@@ -64,8 +69,8 @@ def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | Non
         click.echo(f"wrote {output}", err=True)
     if report.failed:
         click.echo(f"coverage: {report.lost} field(s) LOST; "
-                   f"{sum(len(p.problems) for p in report.plugins)} conformance failure(s)",
-                   err=True)
+                   f"{sum(len(p.problems) for p in report.plugins)} conformance failure(s); "
+                   f"{len(report.unverified)} task type(s) unverified", err=True)
         sys.exit(1)
 
 

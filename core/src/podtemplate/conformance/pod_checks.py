@@ -37,10 +37,17 @@ def crd_of(kit: Kit) -> Crd | None:
 
 
 def crd_missing_reason(kit: Kit) -> str | None:
-    """Why the CRD checks cannot run, or None when they can (or do not apply)."""
-    if not kit.info.crd_file or crd_of(kit) is not None:
+    """Why the task type's custom resources cannot be checked against a CRD (then the
+    kit cannot see what the API server would prune: no CRD, no green), or None."""
+    info = kit.info
+    if info.crd_file is None:
+        if (info.api_version, info.kind) == ("v1", "Pod"):
+            return None
+        return (f"renders {info.api_version} {info.kind} but names no CRD (TaskType.crd_file)"
+                ": nothing shows its pod fields survive the API server")
+    if crd_of(kit) is not None:
         return None
-    return (f"CRD {kit.info.crd_file} not found: set PODTEMPLATE_SCHEMAS to the shared "
+    return (f"CRD {info.crd_file} not found: set PODTEMPLATE_SCHEMAS to the shared "
             "schemas folder (with crds/) to validate manifests and detect pruned fields")
 
 

@@ -63,6 +63,7 @@ class PluginCoverage:
     cells: list[Cell] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    unverified: str = ""  # why the manifests could not be checked against the CRD
 
     @property
     def totals(self) -> Counter[str]:
@@ -86,14 +87,21 @@ class CoverageReport:
     not_probed: dict[str, str]
     apart: dict[str, str]
     plugins: list[PluginCoverage]
+    allow_unverified: bool = False
 
     @property
     def lost(self) -> int:
         return sum(p.totals["LOST"] for p in self.plugins)
 
     @property
+    def unverified(self) -> list[PluginCoverage]:
+        return [p for p in self.plugins if p.unverified]
+
+    @property
     def failed(self) -> bool:
-        return any(p.failed for p in self.plugins)
+        """No CRD, no green: an unverified task type fails unless explicitly allowed."""
+        return any(p.failed for p in self.plugins) or bool(
+            self.unverified and not self.allow_unverified)
 
 
 def installed_task_types(extra_plugins: Iterable[object] = ()) -> list[str]:
@@ -103,15 +111,18 @@ def installed_task_types(extra_plugins: Iterable[object] = ()) -> list[str]:
 
 
 def coverage(task_types: Sequence[str] | None = None, *, probe: Probe | None = None,
-             extra_plugins: Sequence[object] = ()) -> CoverageReport:
-    """Run the kit over ``task_types`` (default: every installed one)."""
+             extra_plugins: Sequence[object] = (), allow_unverified: bool = False
+             ) -> CoverageReport:
+    """Run the kit over ``task_types`` (default: every installed one). A task type whose
+    custom resources cannot be checked against a CRD fails the report unless
+    ``allow_unverified``."""
     probe = probe or default_probe()
     names = list(task_types) if task_types else installed_task_types(extra_plugins)
     plugins = [_plugin_coverage(Kit(name, extra_plugins=extra_plugins, probe=probe))
                for name in names]
     return CoverageReport(probe_source=probe.source, fields=probe.paths,
                           not_probed=dict(probe.not_probed), apart=dict(probe.apart),
-                          plugins=plugins)
+                          plugins=plugins, allow_unverified=allow_unverified)
 
 
 def _plugin_coverage(kit: Kit) -> PluginCoverage:
@@ -136,9 +147,7 @@ def _plugin_coverage(kit: Kit) -> PluginCoverage:
         result.problems.append(str(error))
     result.cells = _cells(kit, outcomes)
     result.problems += [str(f) for f in findings]
-    reason = crd_missing_reason(kit)
-    if reason:
-        result.notes.append(reason)
+    result.unverified = crd_missing_reason(kit) or ""
     return result
 
 

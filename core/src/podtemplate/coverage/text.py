@@ -22,6 +22,11 @@ def totals_line(plugin: PluginCoverage) -> str:
             f"role(s) x {len(plugin.cells) // max(len(plugin.roles), 1)} fields")
 
 
+def _name(plugin: PluginCoverage) -> str:
+    """The task type, marked when its custom resources could not be checked."""
+    return f"{plugin.task_type} (unverified)" if plugin.unverified else plugin.task_type
+
+
 def _columns(report: CoverageReport) -> list[tuple[PluginCoverage, str]]:
     return [(plugin, role) for plugin in report.plugins for role in plugin.roles]
 
@@ -38,9 +43,9 @@ def _declared(report: CoverageReport) -> Iterator[Cell]:
 def to_table(report: CoverageReport) -> str:
     """Totals per task type, then every cell that is not plainly applied, with its reason."""
     lines = [f"probe: {len(report.fields)} fields from {report.probe_source}", ""]
-    width = max((len(p.task_type) for p in report.plugins), default=4)
+    width = max((len(_name(p)) for p in report.plugins), default=4)
     for plugin in report.plugins:
-        lines.append(f"{plugin.task_type:<{width}}  {plugin.distribution} {plugin.version}  "
+        lines.append(f"{_name(plugin):<{width}}  {plugin.distribution} {plugin.version}  "
                      f"roles: {', '.join(plugin.roles) or '-'}")
         lines.append(f"{'':<{width}}  {totals_line(plugin)}")
     rows = [(c.task_type, c.role, c.field, SHORT[c.status], c.reason) for c in _declared(report)]
@@ -61,6 +66,11 @@ def _footer(report: CoverageReport, markdown: bool = False) -> list[str]:
         return ["", f"**{text}**", ""] if markdown else ["", f"{text}:"]
 
     lines: list[str] = []
+    unverified = [(p.task_type, p.unverified) for p in report.unverified]
+    if unverified:
+        lines += heading("unverified: no CRD, no green" + (
+            " (allowed by --allow-unverified)" if report.allow_unverified else ""))
+        lines += [f"{bullet}{name}: {text}" for name, text in unverified]
     problems = [(p.task_type, text) for p in report.plugins for text in p.problems]
     if problems:
         lines += heading("conformance failures")
@@ -89,7 +99,7 @@ def to_markdown(report: CoverageReport) -> str:
              "| --- | --- | --- | ---: | ---: | ---: | ---: |"]
     for p in report.plugins:
         t = p.totals
-        lines.append(f"| {p.task_type} | {p.distribution} {p.version} | {', '.join(p.roles)} | "
+        lines.append(f"| {_name(p)} | {p.distribution} {p.version} | {', '.join(p.roles)} | "
                      f"{p.percent_applied:.1f}% | {t['operator-owned']} | {t['unsupported']} | "
                      f"{t['LOST']} |")
     columns = _columns(report)
@@ -130,7 +140,7 @@ def to_json(report: CoverageReport) -> str:
             "totals": {status: p.totals[status] for status in STATUSES},
             "cells": [{"role": c.role, "field": c.field, "status": c.status,
                        "reason": c.reason} for c in p.cells],
-            "problems": p.problems, "notes": p.notes,
+            "problems": p.problems, "notes": p.notes, "unverified": p.unverified,
         } for p in report.plugins],
     }
     return json.dumps(data, indent=2) + "\n"
