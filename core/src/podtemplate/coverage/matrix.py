@@ -15,18 +15,10 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Literal
 
-from ..conformance.declarations import declaration_findings
+from ..conformance.checks import every_finding
 from ..conformance.kit import Kit
-from ..conformance.pod_checks import (
-    crd_findings,
-    crd_missing_reason,
-    determinism_findings,
-    pod_findings,
-    shape_findings,
-)
 from ..conformance.probe import Probe, default_probe
 from ..conformance.results import LAYER_NAMES, Finding, Outcome
-from ..conformance.scenarios import precedence_findings, role_findings
 from ..errors import PodTemplateError
 
 __all__ = ["Status", "STATUSES", "Cell", "PluginCoverage", "CoverageReport", "coverage",
@@ -136,18 +128,13 @@ def _plugin_coverage(kit: Kit) -> PluginCoverage:
     outcomes: list[Outcome] = []
     findings: list[Finding] = []
     try:
-        for layer in LAYER_NAMES:
-            layer_outcomes, layer_findings = kit.probe_layer(layer)
-            outcomes += layer_outcomes
-            findings += [f for f in layer_findings if f.check != "probe"]
-        findings += crd_findings(kit) + pod_findings(kit) + shape_findings(kit)
-        findings += determinism_findings(kit) + kit.inputs_unmutated()
-        findings += precedence_findings(kit) + role_findings(kit) + declaration_findings(kit)
+        outcomes = kit.outcomes()
+        findings = every_finding(kit, probes=False)
     except PodTemplateError as error:
         result.problems.append(str(error))
     result.cells = _cells(kit, outcomes)
-    result.problems += [str(f) for f in findings]
-    result.unverified = crd_missing_reason(kit) or ""
+    result.problems += [str(f) for f in findings if f.check != "unverified"]
+    result.unverified = "; ".join(f.message for f in findings if f.check == "unverified")
     return result
 
 

@@ -1,0 +1,284 @@
+"""The conformance kit alone catches realistic defects, planted one at a time.
+
+``Mpi`` is a small MPIJob-style task type (a launcher and workers), written as a plugin
+author would. It passes the kit; each variant below plants one defect in it, and core
+defects are planted by patching core for one test. Every time, the kit's own findings
+(nothing hand-written) must name the task type, the role, the field and the layer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+import yaml
+from podtemplate import (
+    ConfigModel,
+    FieldDecl,
+    PodTemplate,
+    RenderContext,
+    Role,
+    RoleSpec,
+    Task,
+    TaskType,
+    hookimpl,
+    object_metadata,
+)
+from podtemplate.testing import Kit
+from podtemplate.conformance.checks import every_finding
+from podtemplate.testing.results import Finding
+
+CRD_FILE = "kubeflow.org_mpijobs.yaml"
+REPLICA_TYPES = {"launcher": "Launcher", "worker": "Worker"}
+CONTAINERS = {"launcher": "mpi-launcher", "worker": "mpi-worker"}
+
+
+class MpiConfig(ConfigModel):
+    task_type: ClassVar[str] = "mpi"
+    launcher: Role = Role()
+    worker: Role = Role(replicas=2)
+
+
+class Mpi:
+    """The example task type: an MPIJob with a launcher and workers."""
+
+    name = "mpi"
+    crd_file = CRD_FILE
+
+    @hookimpl
+    def podtemplate_add_task_types(self) -> Sequence[TaskType]:
+        return [TaskType(self.name, distribution="podtemplate-mpi", kind="MPIJob",
+                         api_version="kubeflow.org/v2beta1", crd_file=self.crd_file)]
+
+    @hookimpl
+    def podtemplate_make_sample_task(self, task_type: str, pod_template: PodTemplate | None,
+                                     pod_template_name: str | None,
+                                     role_templates: Mapping[str, PodTemplate]) -> Task | None:
+        if task_type != self.name:
+            return None
+        config = MpiConfig(launcher=Role(pod_template=role_templates.get("launcher")),
+                           worker=Role(pod_template=role_templates.get("worker"), replicas=2))
+        return Task(name="sample-mpi", task_type=self.name, image="mpioperator/base:1",
+                    pod_template=pod_template, pod_template_name=pod_template_name,
+                    task_config=config)
+
+    def operator_layer(self, role: str, config: Role | None) -> dict[str, Any]:
+        return {"spec": {"containers": [{"name": CONTAINERS[role]}]}}
+
+    def owned(self, role: str) -> tuple[FieldDecl, ...]:
+        return (FieldDecl("spec.containers[primary].name",
+                          f"the MPI operator finds the {role} by its container name"),)
+
+    def role_config(self, config: MpiConfig, role: str) -> Role | None:
+        return getattr(config, role)  # type: ignore[no-any-return]
+
+    def roles(self, task: Task) -> list[RoleSpec]:
+        config = task.task_config
+        assert isinstance(config, MpiConfig)
+        return [RoleSpec(name=role, template_path=f"spec.mpiReplicaSpecs.{kind}.template",
+                         container_name=CONTAINERS[role], role=self.role_config(config, role),
+                         operator_layer=self.operator_layer(role, getattr(config, role)),
+                         owned=self.owned(role),
+                         replicas_path=f"spec.mpiReplicaSpecs.{kind}.replicas"
+                         if role == "worker" else None)
+                for role, kind in REPLICA_TYPES.items()]
+
+    @hookimpl
+    def podtemplate_define_roles(self, task: Task, context: RenderContext
+                                 ) -> list[RoleSpec] | None:
+        return self.roles(task) if task.task_type == self.name else None
+
+    def pod(self, pod: dict[str, Any]) -> dict[str, Any]:
+        return pod
+
+    @hookimpl
+    def podtemplate_build_manifests(self, task: Task, roles: Sequence[RoleSpec],
+                                    pods: Mapping[str, dict[str, Any]],
+                                    context: RenderContext) -> list[dict[str, Any]] | None:
+        if task.task_type != self.name:
+            return None
+        config = task.task_config
+        assert isinstance(config, MpiConfig)
+        replicas = {"launcher": 1, "worker": config.worker.replicas or 1}
+        return [{"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob",
+                 "metadata": object_metadata(task, context),
+                 "spec": {"mpiReplicaSpecs": {
+                     kind: {"replicas": replicas[role], "template": self.pod(pods[role])}
+                     for role, kind in REPLICA_TYPES.items()}}}]
+
+
+class LeaksWorkerRole(Mpi):
+    """The launcher is given the worker's role config (a copy-paste slip)."""
+
+    def role_config(self, config: MpiConfig, role: str) -> Role | None:
+        return config.worker
+
+
+class ForgetsRole(Mpi):
+    """The RoleSpecs carry no role=: role templates and settings vanish."""
+
+    def role_config(self, config: MpiConfig, role: str) -> Role | None:
+        return None
+
+
+class ReplacesRoleResources(Mpi):
+    """Writes a role's requests itself, replacing what the layers below set."""
+
+    def operator_layer(self, role: str, config: Role | None) -> dict[str, Any]:
+        layer = super().operator_layer(role, config)
+        if config is not None and config.requests is not None:
+            layer["spec"]["containers"][0]["resources"] = {
+                "$patch": "replace", "requests": config.requests.to_k8s()}
+        return layer
+
+
+class OwnsAffinity(Mpi):
+    """Declares spec.affinity operator-owned and drops it."""
+
+    def operator_layer(self, role: str, config: Role | None) -> dict[str, Any]:
+        return {"spec": {**super().operator_layer(role, config)["spec"], "affinity": None}}
+
+    def owned(self, role: str) -> tuple[FieldDecl, ...]:
+        return (*super().owned(role), FieldDecl("spec.affinity", "the operator places pods"))
+
+
+class PrimaryLast(Mpi):
+    """Puts its own container after the template's sidecars."""
+
+    def pod(self, pod: dict[str, Any]) -> dict[str, Any]:
+        pod["spec"]["containers"].append(pod["spec"]["containers"].pop(0))
+        return pod
+
+
+class NoCrd(Mpi):
+    """Names a CRD that is not there."""
+
+    crd_file = "kubeflow.org_mpijobs_v0.yaml"
+
+
+@pytest.fixture(autouse=True)
+def mpi_crd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A structural MPIJob CRD beside the shared ones (the kit prunes by it)."""
+    template = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
+    replica = {"type": "object", "properties": {"replicas": {"type": "integer"},
+                                                "template": template}}
+    schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "mpiReplicaSpecs": {"type": "object", "additionalProperties": replica}}}}}
+    crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+           "spec": {"group": "kubeflow.org", "names": {"kind": "MPIJob"}, "versions": [
+               {"name": "v2beta1", "served": True, "schema": {"openAPIV3Schema": schema}}]}}
+    (tmp_path / "crds").mkdir()
+    (tmp_path / "crds" / CRD_FILE).write_text(yaml.safe_dump(crd), encoding="utf-8")
+    monkeypatch.setenv("PODTEMPLATE_SCHEMAS", str(tmp_path))
+
+
+def findings_of(plugin: Mpi) -> list[Finding]:
+    return every_finding(Kit("mpi", extra_plugins=[plugin]))
+
+
+def assert_caught(findings: list[Finding], check: str, field: str, layer: str) -> None:
+    """A finding of ``check`` whose message names the task type, a role, ``field`` and
+    ``layer``."""
+    matching = [str(f) for f in findings if f.check == check and "task type 'mpi'" in str(f)
+                and "role '" in str(f) and field in str(f) and f"layer {layer}" in str(f)]
+    assert matching, "\n".join(map(str, findings)) or "the kit found nothing"
+
+
+def test_the_example_task_type_passes_the_kit() -> None:
+    assert findings_of(Mpi()) == []
+
+
+@pytest.mark.parametrize(("plugin", "check", "field", "layer"), [
+    (LeaksWorkerRole(), "roles", "RoleSpec.role", "role template (layer 5)"),
+    (ForgetsRole(), "roles", "RoleSpec.role", "role template (layer 5)"),
+    (ReplacesRoleResources(), "roles", "resources.requests.cpu",
+     "task and role settings (layers 3, 6)"),
+    (OwnsAffinity(), "declaration", "spec.affinity", "operator layer (layer 7)"),
+    (PrimaryLast(), "primary", "spec.containers[0].name", "task template (layer 2)"),
+], ids=lambda value: type(value).__name__ if isinstance(value, Mpi) else None)
+def test_the_kit_catches_a_plugin_defect(plugin: Mpi, check: str, field: str,
+                                         layer: str) -> None:
+    assert_caught(findings_of(plugin), check, field, layer)
+
+
+def test_without_its_crd_the_task_type_is_unverified() -> None:
+    found = findings_of(NoCrd())
+    assert [f.check for f in found] == ["unverified"], found
+    assert "kubeflow.org_mpijobs_v0.yaml not found" in str(found[0])
+
+
+# ------------------------------------------------------------------------ core defects
+
+
+@pytest.fixture
+def wrap(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[Any, str, Any], None]]:
+    """``wrap(module, name, make)`` replaces ``module.name`` by ``make(original)``."""
+    def apply(module: Any, name: str, make: Any) -> None:
+        monkeypatch.setattr(module, name, make(getattr(module, name)))
+    yield apply
+
+
+def _falsy_dropped(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _falsy_dropped(v) for k, v in value.items() if v not in (False, 0, "")}
+    if isinstance(value, list):
+        return [_falsy_dropped(v) for v in value]
+    return value
+
+
+def test_the_kit_catches_false_not_overriding(wrap: Any) -> None:
+    import podtemplate.resolve as resolve
+
+    wrap(resolve, "merge_into", lambda merge_into: lambda target, higher, **kw: merge_into(
+        target, _falsy_dropped(higher), **kw))
+    assert_caught(findings_of(Mpi()), "precedence", "spec.hostNetwork",
+                  "cluster template (layer 1) under task template (layer 2)")
+
+
+def test_the_kit_catches_env_appended(monkeypatch: pytest.MonkeyPatch) -> None:
+    from podtemplate._list_rules import LIST_RULES
+
+    merge = importlib.import_module("podtemplate.merge")
+
+    monkeypatch.setitem(LIST_RULES, "spec.containers[].env[]", {"strategy": "set"})
+    merge._tree.cache_clear()
+    merge._rules_at.cache_clear()
+    try:
+        assert_caught(findings_of(Mpi()), "precedence", ".env",
+                      "cluster template (layer 1) under task template (layer 2)")
+    finally:
+        monkeypatch.undo()
+        merge._tree.cache_clear()
+        merge._rules_at.cache_clear()
+
+
+def test_the_kit_catches_a_layer_losing_init_containers(wrap: Any) -> None:
+    import podtemplate.resolve as resolve
+
+    def drop(template_layer: Any) -> Any:
+        def layer(label: str, template: PodTemplate, **kw: Any) -> Any:
+            spec = {k: v for k, v in template.pod_spec.items() if k != "initContainers"}
+            return template_layer(label, PodTemplate(
+                spec, template.primary_container_name, labels=template.labels,
+                annotations=template.annotations), **kw)
+        return layer
+
+    wrap(resolve, "template_layer", drop)
+    found = findings_of(Mpi())
+    assert_caught(found, "probe", "spec.initContainers[probe-init]",
+                  "cluster template (layer 1)")
+
+
+def test_the_kit_catches_the_run_override_skipped(wrap: Any) -> None:
+    import podtemplate.resolve as resolve
+
+    wrap(resolve, "_task_layers", lambda task_layers: lambda task, role, context, primary:
+         task_layers(task, role, dataclasses.replace(context, override=None), primary))
+    found = findings_of(Mpi())
+    assert_caught(found, "probe", "spec.tolerations", "run override (layer 4)")
+    dropped = [f for f in found if f.field == "spec.tolerations" and f.check == "probe"]
+    assert "the run override (layer 4) is dropped for this role" in dropped[0].message
