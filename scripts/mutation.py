@@ -97,8 +97,8 @@ MUTATIONS = (
                     "owned = _ENTRYPOINT + (_SHM if config.shm_size else ()) + "
                     "(FieldDecl('spec.affinity', 'the operator places replicas'),)"),)),
     Mutation("pytorch-role-resources-replaced", "plugins/pytorch/src",
-             "operator_layer=layer, owned=owned)",
-             "operator_layer=_with_role_resources(layer, role), owned=owned)",
+             "operator_layer=layer, owned=owned",
+             "operator_layer=_with_role_resources(layer, role), owned=owned",
              "the plugin writes a role's requests itself, replacing the resources",
              also=(("def _check_task(",
                     "def _with_role_resources(layer: dict[str, Any], role: Any) -> Any:\n"
