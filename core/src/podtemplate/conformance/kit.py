@@ -268,8 +268,8 @@ class Kit:
                     if carried:
                         findings.append(Finding("sample", self.plugin, carried,
                                                 role=role.name, layer=layer))
-                    outcomes += [Outcome(role.name, f.path, layer, "n/a", carried or
-                                         "the role takes no role template") for f in fields]
+                    why = carried or role.no_role_config or "the role takes no role template"
+                    outcomes += [Outcome(role.name, f.path, layer, "n/a", why) for f in fields]
                     continue
                 for f in fields:
                     outcome = self._judge(layer, rendered, role, f, pruned)

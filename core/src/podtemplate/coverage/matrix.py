@@ -125,6 +125,9 @@ def _plugin_coverage(kit: Kit) -> PluginCoverage:
         result.problems.append(f"the sample task does not render: {kit.baseline.error}")
         return result
     result.roles = kit.role_names
+    result.notes += [f"role '{role.name}' takes no role template or role settings: "
+                     f"{role.no_role_config}" for role in kit.baseline.roles
+                     if role.role is None and role.no_role_config]
     outcomes: list[Outcome] = []
     findings: list[Finding] = []
     try:
