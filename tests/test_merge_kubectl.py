@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from podtemplate.merge import merge
 from podtemplate.conformance.reference_merge import reference_merge
+from podtemplate.merge import merge
 
 BATCH = 12
 

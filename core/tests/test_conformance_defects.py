@@ -28,9 +28,7 @@ from podtemplate import (
     hookimpl,
     object_metadata,
 )
-from podtemplate.testing import Kit
-from podtemplate.conformance.checks import every_finding
-from podtemplate.testing.results import Finding
+from podtemplate.testing import Finding, Kit, every_finding
 
 CRD_FILE = "kubeflow.org_mpijobs.yaml"
 REPLICA_TYPES = {"launcher": "Launcher", "worker": "Worker"}
@@ -208,7 +206,7 @@ def test_the_kit_catches_a_plugin_defect(plugin: Mpi, check: str, field: str,
 def test_without_its_crd_the_task_type_is_unverified() -> None:
     found = findings_of(NoCrd())
     assert [f.check for f in found] == ["unverified"], found
-    assert "kubeflow.org_mpijobs_v0.yaml not found" in str(found[0])
+    assert "no CRD of kind MPIJob found among kubeflow.org_mpijobs_v0.yaml" in str(found[0])
 
 
 # ------------------------------------------------------------------------ core defects
@@ -231,7 +229,7 @@ def _falsy_dropped(value: Any) -> Any:
 
 
 def test_the_kit_catches_false_not_overriding(wrap: Any) -> None:
-    import podtemplate.resolve as resolve
+    resolve = importlib.import_module("podtemplate.resolve.pod")
 
     wrap(resolve, "merge_into", lambda merge_into: lambda target, higher, **kw: merge_into(
         target, _falsy_dropped(higher), **kw))
@@ -240,9 +238,9 @@ def test_the_kit_catches_false_not_overriding(wrap: Any) -> None:
 
 
 def test_the_kit_catches_env_appended(monkeypatch: pytest.MonkeyPatch) -> None:
-    from podtemplate._list_rules import LIST_RULES
+    from podtemplate.merge._list_rules import LIST_RULES
 
-    merge = importlib.import_module("podtemplate.merge")
+    merge = importlib.import_module("podtemplate.merge.engine")
 
     monkeypatch.setitem(LIST_RULES, "spec.containers[].env[]", {"strategy": "set"})
     merge._tree.cache_clear()
@@ -257,7 +255,7 @@ def test_the_kit_catches_env_appended(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_kit_catches_a_layer_losing_init_containers(wrap: Any) -> None:
-    import podtemplate.resolve as resolve
+    resolve = importlib.import_module("podtemplate.resolve.pod")
 
     def drop(template_layer: Any) -> Any:
         def layer(label: str, template: PodTemplate, **kw: Any) -> Any:
@@ -274,7 +272,7 @@ def test_the_kit_catches_a_layer_losing_init_containers(wrap: Any) -> None:
 
 
 def test_the_kit_catches_the_run_override_skipped(wrap: Any) -> None:
-    import podtemplate.resolve as resolve
+    resolve = importlib.import_module("podtemplate.resolve.pod")
 
     wrap(resolve, "_task_layers", lambda task_layers: lambda task, role, context, primary:
          task_layers(task, role, dataclasses.replace(context, override=None), primary))

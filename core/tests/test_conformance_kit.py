@@ -226,7 +226,7 @@ class NamesMissingCrd(FixturePlugin):
     """A correct task type whose CRD file cannot be found."""
 
     name = "names-missing-crd"
-    crd_file = "example.org_missing.yaml"
+    kind, api_version, crd_file = "ExampleJob", "example.org/v1", "example.org_missing.yaml"
 
 
 def test_no_crd_no_green(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -237,12 +237,12 @@ def test_no_crd_no_green(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Non
 
     monkeypatch.setenv("PODTEMPLATE_SCHEMAS", str(tmp_path))
     kit = Kit("breaks-crd", extra_plugins=[BreaksCrd()])
-    assert "CRD kubeflow.org_pytorchjobs.yaml not found" in (crd_missing_reason(kit) or "")
+    assert "found among kubeflow.org_pytorchjobs.yaml" in (crd_missing_reason(kit) or "")
     assert crd_findings(kit) == []
     plugin = NamesMissingCrd()
     report = coverage([plugin.name], extra_plugins=[plugin])
     [result] = report.plugins
-    assert "example.org_missing.yaml not found" in result.unverified
+    assert "found among example.org_missing.yaml" in result.unverified
     assert not result.failed and report.failed, result.problems
     assert "names-missing-crd (unverified)" in to_table(report)
     assert "| names-missing-crd (unverified) |" in to_markdown(report)
@@ -255,7 +255,7 @@ def test_a_custom_resource_without_a_crd_file_is_unverified() -> None:
         kind, api_version = "ExampleJob", "example.org/v1"
 
     kit = Kit("names-no-crd", extra_plugins=[NamesNoCrd()])
-    assert "renders example.org/v1 ExampleJob but names no CRD" in (
+    assert "renders example.org/v1 ExampleJob but ships no CRD" in (
         crd_missing_reason(kit) or "")
 
 

@@ -81,7 +81,7 @@ def _unsupported(kit: Kit, role: RoleSpec, decl: FieldDecl, crd: Crd | None
                         "missing: a v1 Pod carries every field", role=role.name,
                         field=decl.path)]
     version = kit.info.api_version.rpartition("/")[2]
-    schema = crd.versions.get(version) or next(iter(crd.versions.values()), {})
+    schema: Mapping[str, Any] = crd.versions.get(version) or next(iter(crd.versions.values()), {})
     if not crd_has(schema, where):
         return []
     return [Finding("declaration", kit.plugin, f"declared unsupported ({decl.reason}), but "

@@ -40,15 +40,15 @@ def crd_missing_reason(kit: Kit) -> str | None:
     """Why the task type's custom resources cannot be checked against a CRD (then the
     kit cannot see what the API server would prune: no CRD, no green), or None."""
     info = kit.info
-    if info.crd_file is None:
-        if (info.api_version, info.kind) == ("v1", "Pod"):
-            return None
-        return (f"renders {info.api_version} {info.kind} but names no CRD (TaskType.crd_file)"
-                ": nothing shows its pod fields survive the API server")
-    if crd_of(kit) is not None:
+    if (info.api_version, info.kind) == ("v1", "Pod") or crd_of(kit) is not None:
         return None
-    return (f"CRD {info.crd_file} not found: set PODTEMPLATE_SCHEMAS to the shared "
-            "schemas folder (with crds/) to validate manifests and detect pruned fields")
+    if info.crd_file is None and not info.crds:
+        return (f"renders {info.api_version} {info.kind} but ships no CRD (TaskType.crds) "
+                "and names none (TaskType.crd_file): nothing shows its pod fields survive "
+                "the API server")
+    named = ", ".join([*info.crds, *([info.crd_file] if info.crd_file else [])])
+    return (f"no CRD of kind {info.kind} found among {named}: ship it as package data "
+            "(TaskType.crds), or set PODTEMPLATE_SCHEMAS to a folder with crds/ holding it")
 
 
 def _problems(kit: Kit, rendered: Rendered) -> Iterable[tuple[int, CrdProblem]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..conformance.checks import every_finding
 from ..conformance.kit import Kit, SampleTaskFactory
 from ..conformance.probe import Probe, ProbeField, build_probe, default_probe
 from ..conformance.results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome
@@ -55,6 +56,7 @@ __all__ = [
     "default_probe",
     "define_roles",
     "env_of",
+    "every_finding",
     "load_schema_source",
     "render_cli",
     "render_without_distribution",
