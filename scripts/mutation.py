@@ -59,9 +59,7 @@ MUTATIONS = (
              ' if k != "initContainers"}}',
              "every template layer loses its initContainers"),
     Mutation("override-skipped", "core/src",
-             '("task override", task.override),\n                       '
-             '("run override", context.override)):',
-             '("task override", task.override)):',
+             '("run override", _run_override_layer),', "",
              "the run override (--override) is skipped"),
     Mutation("primary-not-first", "core/src",
              'if containers[0]["name"] != primary:', "if False:",
