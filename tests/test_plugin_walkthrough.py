@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -84,3 +85,53 @@ def test_the_example_plugins_tests_pass(plugin: Path, tmp_path: Path) -> None:
     summary = result.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"\d+ passed in .*", summary), summary  # none skipped
     assert int(summary.split()[0]) >= 12  # the kit's tests ran, not only the plugin's own
+
+
+# The same plugin with one defect planted: the doc's own tests (the conformance kit, as a
+# plugin author runs it) fail, naming the task type, the role, the field and the layer.
+# defect -> ((text in plugin.py, its replacement), ...), the field the kit must name
+DEFECTS: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {
+    "forgets-role=": ((("role=config.trial, operator_layer=operator",
+                        "operator_layer=operator"),), "RoleSpec.role"),
+    "owns-affinity-and-drops-it": (
+        (('operator = {"spec": {"restartPolicy": "Never",',
+          'operator = {"spec": {"restartPolicy": "Never", "affinity": None,'),
+         ('    FieldDecl("spec.restartPolicy",',
+          '    FieldDecl("spec.affinity", "the operator places the trials"),\n'
+          '    FieldDecl("spec.restartPolicy",')), "spec.affinity"),
+    "replaces-resources": (
+        (("[function_entrypoint(task, context, TRIAL)]",
+          '[{**function_entrypoint(task, context, TRIAL), "resources": {"$patch": "replace", '
+          '"requests": {"cpu": "1"}}}]'),), "resources"),
+    "drops-init-containers": (
+        (("place(sweep, role.template_path, pods[role.name])",
+          'place(sweep, role.template_path, {**pods[role.name], "spec": {k: v for k, v in '
+          'pods[role.name]["spec"].items() if k != "initContainers"}})'),),
+        "spec.initContainers"),
+}
+
+
+@pytest.mark.parametrize("defect", DEFECTS)
+def test_the_example_plugin_with_a_defect_fails_the_kit(plugin: Path, tmp_path: Path,
+                                                        defect: str) -> None:
+    replacements, field = DEFECTS[defect]
+    broken = tmp_path / "plugin"
+    shutil.copytree(plugin, broken)
+    source = broken / "src" / "podtemplate_sweep" / "plugin.py"
+    text = source.read_text()
+    for before, after in replacements:
+        assert text.count(before) == 1, f"{before!r} is no longer once in the doc's plugin.py"
+        text = text.replace(before, after)
+    source.write_text(text)
+    installed_metadata(broken, tmp_path / "site")
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join([str(broken / "src"), str(tmp_path / "site")])}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "Conformance",
+         "tests"], cwd=broken, env=env, capture_output=True, text=True, timeout=300,
+        check=False)
+    assert result.returncode == 1, result.stdout[-4000:] + result.stderr[-2000:]
+    named = [line for line in result.stdout.splitlines()
+             if "task type 'sweep'" in line and "role 'trial'" in line and field in line
+             and "layer" in line]
+    assert named, result.stdout[-4000:]
