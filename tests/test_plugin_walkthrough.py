@@ -73,14 +73,17 @@ def test_the_example_plugin_imports_only_public_modules(plugin: Path) -> None:
     assert set(imports) <= {"podtemplate", "podtemplate.plugin", "podtemplate.testing"}
 
 
+def run_doc_tests(root: Path, site: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """The doc's tests in a child process, the plugin at ``root`` visible as installed."""
+    installed_metadata(root, site)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), str(site)])}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *options, "tests"],
+        cwd=root, env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
 def test_the_example_plugins_tests_pass(plugin: Path, tmp_path: Path) -> None:
-    installed_metadata(plugin, tmp_path / "site")
-    env = {**os.environ,
-           "PYTHONPATH": os.pathsep.join([str(plugin / "src"), str(tmp_path / "site")])}
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "error",
-         "tests"], cwd=plugin, env=env, capture_output=True, text=True, timeout=300,
-        check=False)
+    result = run_doc_tests(plugin, tmp_path / "site", "-W", "error")
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     summary = result.stdout.strip().splitlines()[-1]
     assert re.fullmatch(r"\d+ passed in .*", summary), summary  # none skipped
@@ -123,13 +126,7 @@ def test_the_example_plugin_with_a_defect_fails_the_kit(plugin: Path, tmp_path: 
         assert text.count(before) == 1, f"{before!r} is no longer once in the doc's plugin.py"
         text = text.replace(before, after)
     source.write_text(text)
-    installed_metadata(broken, tmp_path / "site")
-    env = {**os.environ,
-           "PYTHONPATH": os.pathsep.join([str(broken / "src"), str(tmp_path / "site")])}
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "Conformance",
-         "tests"], cwd=broken, env=env, capture_output=True, text=True, timeout=300,
-        check=False)
+    result = run_doc_tests(broken, tmp_path / "site", "-k", "Conformance")
     assert result.returncode == 1, result.stdout[-4000:] + result.stderr[-2000:]
     named = [line for line in result.stdout.splitlines()
              if "task type 'sweep'" in line and "role 'trial'" in line and field in line
