@@ -23,6 +23,8 @@ __all__ = [
     "PluginError",
     "MissingPluginError",
     "ManifestValidationError",
+    "InternalError",
+    "brief",
 ]
 
 
@@ -78,6 +80,19 @@ class PodTemplateError(Exception):
 
     def __str__(self) -> str:
         return self.render()
+
+
+def brief(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: a message quotes what the user gave
+    without growing to the size of a hostile input (or calling a costly ``repr``)."""
+    if isinstance(value, (str, int, float, bool, type(None))):
+        try:
+            text = repr(value)
+        except ValueError:  # an integer too long to print
+            text = f"<integer of about {value.bit_length() * 3 // 10} digits>"  # type: ignore[union-attr]
+    else:
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _one_line(part: str) -> str:
@@ -140,3 +155,10 @@ class MissingPluginError(PluginError):
 
 class ManifestValidationError(PodTemplateError):
     """A rendered manifest does not validate against its schema."""
+
+
+class InternalError(PodTemplateError):
+    """Not bad input: a bug in podtemplate or a plugin. Exits 70 (EX_SOFTWARE); the CLI
+    asks for a report, and ``--debug`` shows the traceback."""
+
+    exit_code = 70

@@ -6,7 +6,7 @@ import functools
 import re
 from decimal import Decimal
 
-from ..errors import InvalidNameError, InvalidQuantityError
+from ..errors import InvalidNameError, InvalidQuantityError, brief
 
 __all__ = [
     "check_dns1123_label",
@@ -112,27 +112,53 @@ def check_label_value(value: str, *, field: str | None = None) -> str:
     return value
 
 
+# Bounds of a quantity we accept: far beyond any real resource, and small enough that
+# its value is computed exactly and instantly ("1e9999999" would take Decimal minutes).
+_MAX_QUANTITY_TEXT = 64
+_MAX_EXPONENT = 30
+_FIX_QUANTITY = 'write a number with an optional suffix such as "500m", "2", "4Gi" or "1e3"'
+
+
+def _quantity_problem(text: str) -> str | None:
+    """Why ``text`` is not a quantity we accept, or None."""
+    if len(text) > _MAX_QUANTITY_TEXT:
+        return f"is longer than {_MAX_QUANTITY_TEXT} characters"
+    match = _QUANTITY.fullmatch(text)
+    if match is None:
+        return "is not a Kubernetes quantity"
+    suffix = match.group(3) or ""
+    if suffix[:1] in ("e", "E") and abs(int(suffix[1:])) > _MAX_EXPONENT:
+        return f"has an exponent beyond +/-{_MAX_EXPONENT}"
+    if text.startswith("-") and parse_quantity(text) != 0:
+        return "is negative (a resource quantity cannot be)"
+    return None
+
+
 @functools.lru_cache(maxsize=4096)  # the same few quantities, on every task of a render
 def quantity_ok(text: str) -> bool:
-    """Whether the string ``text`` is a Kubernetes quantity (the check, without an error)."""
-    return _QUANTITY.fullmatch(text) is not None
+    """Whether the string ``text`` is a Kubernetes quantity we accept: the syntax, at
+    most 64 characters, a decimal exponent within +/-30, not negative."""
+    return _quantity_problem(text) is None
 
 
 def check_quantity(value: object, *, field: str | None = None) -> str:
-    """Return a quantity as the string the API server would return (``2`` → ``"2"``)."""
+    """Return a quantity as the string the API server would return (``2`` → ``"2"``).
+    Integers and floats are accepted as kubectl accepts them."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise InvalidQuantityError(
-            f"resource quantity {value!r} is not a string or number",
+            f"resource quantity {brief(value)} is not a string or number",
             fix='write a Kubernetes quantity such as "500m", "2" or "4Gi"',
             field=field,
         )
-    text = str(value) if not isinstance(value, float) else repr(value)
-    if not quantity_ok(text):
-        raise InvalidQuantityError(
-            f"{value!r} is not a Kubernetes quantity",
-            fix='write a number with an optional suffix such as "500m", "2", "4Gi" or "1e3"',
-            field=field,
-        )
+    if isinstance(value, int) and abs(value) >= 10**_MAX_QUANTITY_TEXT:
+        text, problem = "", "is too large"
+    else:
+        text = str.__str__(value) if isinstance(value, str) else (
+            str(int(value)) if isinstance(value, int) else repr(float(value)))
+        problem = None if quantity_ok(text) else _quantity_problem(text) or "is not valid"
+    if problem is not None:
+        raise InvalidQuantityError(f"quantity {brief(value)} {problem}", fix=_FIX_QUANTITY,
+                                   field=field)
     return text
 
 

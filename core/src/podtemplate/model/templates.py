@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from pydantic import (
     model_validator,
 )
 
-from ..errors import DefinitionError, InvalidNameError, PodTemplateError, TemplateFileError
+from ..errors import DefinitionError, InvalidNameError, PodTemplateError, TemplateFileError, brief
 from ..files.yamlio import load_all
 from ..merge.aliases import PRIMARY_CONTAINER
 from .names import (
@@ -29,6 +30,7 @@ from .names import (
     env_name_ok,
 )
 from .podspec import normalize_pod_spec, validate_pod_spec
+from .template_file import template_parts
 
 __all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "normalize_env"]
 
@@ -86,14 +88,37 @@ class Resources(BaseModel):
 
 def normalize_env(env: Mapping[str, EnvValue] | None, *,
                   field: str = "env") -> list[dict[str, str]]:
-    """``{"A": 1}`` → ``[{"name": "A", "value": "1"}]``; booleans as ``true``/``false``."""
+    """``{"A": 1}`` → ``[{"name": "A", "value": "1"}]``; booleans as ``true``/``false``.
+    Only strings, integers, finite floats and booleans are values: ``None`` or an object
+    would render as ``"None"`` or a memory address."""
+    if env is not None and not isinstance(env, Mapping):
+        raise DefinitionError(f"{field} must be a mapping of names to values, not "
+                              f"{type(env).__name__}", field=field,
+                              fix="give a dict such as {'LOG_LEVEL': 'info'}")
     items = []
     for name, value in (env or {}).items():
         if type(name) is not str or not env_name_ok(name):
             check_env_name(name, field=f"{field}.{name}")  # raises, naming the field
-        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
-        items.append({"name": name, "value": text})
+        items.append({"name": name, "value": env_text(value, f"{field}.{name}")})
     return items
+
+
+def env_text(value: Any, field: str) -> str:
+    """The string an environment value is written as."""
+    if type(value) is str:
+        return value
+    if isinstance(value, str):  # an enum's or other subclass's own text, not its repr
+        return str.__str__(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and abs(value) < 10**200:
+        return str(int(value))
+    if isinstance(value, float) and math.isfinite(value):
+        return repr(float(value))
+    raise DefinitionError(f"environment value {brief(value)} is not a string, a boolean or "
+                          "a finite number", field=field, fix="give a string (convert it "
+                          "with str() if that is what the task should see), or leave the "
+                          "variable out")
 
 
 class PodTemplate:
@@ -148,25 +173,12 @@ class PodTemplate:
     @classmethod
     def from_manifest(cls, document: Any, primary_container_name: str = PRIMARY_CONTAINER, *,
                       source: str | None = None) -> PodTemplate:
-        if not isinstance(document, Mapping):
-            raise TemplateFileError("a pod template must be a mapping", file=source,
-                                    fix="write kind: PodTemplate, kind: Pod or a PodSpec")
-        kind = document.get("kind")
-        if kind == "PodTemplate":
-            body = document.get("template") or {}
-            metadata = body.get("metadata") or {}
-            spec = body.get("spec")
-        elif kind == "Pod":
-            metadata = document.get("metadata") or {}
-            spec = document.get("spec")
-        elif kind is None and "apiVersion" not in document:
-            metadata, spec = {}, document
-        else:
-            raise TemplateFileError(
-                f"kind {kind!r} is not a pod template", file=source,
-                fix="use kind: PodTemplate (apiVersion: v1), kind: Pod or a bare PodSpec")
-        return cls(spec, primary_container_name, labels=metadata.get("labels"),
-                   annotations=metadata.get("annotations"), source=source)
+        try:
+            parts = template_parts(document, source)
+        except PodTemplateError as error:
+            raise error.located(file=source) from None
+        return cls(parts.spec, primary_container_name, labels=parts.labels,
+                   annotations=parts.annotations, source=source)
 
     def layer(self) -> dict[str, Any]:
         """A fresh PodTemplateSpec-shaped dict of this template, for merging."""
@@ -196,15 +208,19 @@ def _looks_like_path(value: str | Path) -> bool:
     return "\n" not in value and ":" not in value and suffix in {".yaml", ".yml", ".json"}
 
 
-def _check_metadata_map(mapping: Mapping[str, Any] | None, field: str, *,
-                        values: bool = False) -> dict[str, str]:
+def _check_metadata_map(mapping: Any, field: str, *, values: bool = False) -> dict[str, str]:
     """Check label/annotation keys (and label values); return a fresh dict of strings."""
+    if mapping is not None and not isinstance(mapping, Mapping):
+        raise InvalidNameError(f"{field} must be a mapping of strings to strings, not "
+                               f"{type(mapping).__name__}", field=field,
+                               fix="give a dict such as {'team': 'ml'}")
     out: dict[str, str] = {}
     for key, value in (mapping or {}).items():
         check_label_key(key, field=f"{field}.{key}")
         if not isinstance(value, str):
-            raise InvalidNameError(f"value of {key!r} must be a string, not {value!r}",
-                                   fix="quote the value", field=f"{field}.{key}")
+            raise InvalidNameError(f"value of {key!r} must be a string, not "
+                                   f"{type(value).__name__}", fix="quote the value",
+                                   field=f"{field}.{key}")
         if values:
             check_label_value(value, field=f"{field}.{key}")
         out[key] = value
