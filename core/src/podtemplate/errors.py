@@ -95,10 +95,14 @@ def brief(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _one_line(part: str) -> str:
+def _one_line(part: object) -> str:
     """A location part (a task name, a field path with a user's key) with control
-    characters escaped: an error is printed as one line, whatever the user wrote."""
-    return part if part.isprintable() else part.encode("unicode_escape").decode("ascii")
+    characters escaped and its length bounded: an error is printed as one short line,
+    whatever the user wrote."""
+    text = part if isinstance(part, str) else brief(part)
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
 
 
 class DefinitionError(PodTemplateError):

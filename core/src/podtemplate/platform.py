@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import PlatformConfigError, PodTemplateError
 from .files.yamlio import load_path
+from .guard import guarded
 from .model.names import check_dns1123_label, check_quantity
 from .model.podspec import validate_pod_spec
 
@@ -68,6 +69,7 @@ class Platform(BaseModel):
         return self.fallback_namespace or self.namespace or "default"
 
 
+@guarded
 def load_platform(path: str | Path | None = None, **overrides: Any) -> Platform:
     """Load platform.yaml (``templates`` resolved relative to it) and apply CLI overrides
     (keyword names as the model's Python fields; None means not given)."""

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..errors import PodTemplateError, TemplateFileError, TemplateNotFoundError
+from ..errors import PodTemplateError, TemplateFileError, TemplateNotFoundError, brief
+from ..model.template_file import template_parts
 from ..model.templates import PodTemplate
 from .yamlio import load_path
 
@@ -22,9 +23,10 @@ class TemplateStore(Protocol):
 
 
 class FolderTemplateStore:
-    """A folder of ``kind: PodTemplate`` manifests (``*.yaml``/``*.yml``, recursively,
-    multi-document allowed), as an admin would ``kubectl apply`` them. Files are read
-    and validated once, when the store is built."""
+    """A folder of ``kind: PodTemplate`` manifests (``*.yaml``/``*.yml`` in any case,
+    recursively, multi-document allowed), as an admin would ``kubectl apply`` them. Files
+    are read and validated once, when the store is built; other files are listed in
+    :attr:`skipped` (the CLI warns about each)."""
 
     def __init__(self, folder: str | Path, home_namespace: str) -> None:
         self.folder = Path(folder)
@@ -33,8 +35,13 @@ class FolderTemplateStore:
                                     fix="point templates/--templates at a folder of "
                                     "kind: PodTemplate files")
         self._templates: dict[tuple[str, str], PodTemplate] = {}
-        files = sorted(p for p in self.folder.rglob("*") if p.suffix in {".yaml", ".yml"})
-        for path in files:
+        self.skipped: list[Path] = []
+        for path in sorted(self.folder.rglob("*")):
+            if path.is_dir():
+                continue
+            if path.suffix.lower() not in {".yaml", ".yml"}:
+                self.skipped.append(path)
+                continue
             for document in load_path(path):
                 self._add(path, document, home_namespace)
 
@@ -42,21 +49,21 @@ class FolderTemplateStore:
         kind = document.get("kind") if isinstance(document, dict) else None
         if kind != "PodTemplate":
             raise TemplateFileError(
-                f"a template folder holds only kind: PodTemplate, found kind {kind!r}",
+                f"a template folder holds only kind: PodTemplate, found kind {brief(kind)}",
                 file=str(path), fix="move other manifests out of the template folder")
-        metadata = document.get("metadata") or {}
-        name = metadata.get("name")
-        if not name:
+        try:
+            template = PodTemplate.from_manifest(document, source=str(path))
+            parts = template_parts(document, str(path))
+        except PodTemplateError as error:
+            raise error.located(file=str(path)) from None
+        if not parts.name:
             raise TemplateFileError("PodTemplate has no metadata.name", file=str(path),
                                     fix="name the template", field="metadata.name")
-        key = (metadata.get("namespace") or home_namespace, name)
+        key = (parts.namespace or home_namespace, parts.name)
         if key in self._templates:
             raise TemplateFileError(f"template {key[0]}/{key[1]} is defined twice",
                                     file=str(path), fix="keep one definition per name")
-        try:
-            self._templates[key] = PodTemplate.from_manifest(document, source=str(path))
-        except PodTemplateError as error:
-            raise error.located(file=str(path)) from None
+        self._templates[key] = template
 
     def get(self, namespace: str, name: str) -> PodTemplate | None:
         return self._templates.get((namespace, name))

@@ -33,8 +33,11 @@ class _Step:
         while step is not None and step.key is not None:
             keys.append(step.key)
             step = step.parent
+        keys.reverse()
+        if len(keys) > 8:  # a path hundreds deep would drown the message
+            keys = [*keys[:4], "...", *keys[-2:]]
         text = root
-        for key in reversed(keys):
+        for key in keys:
             text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
         return text
 

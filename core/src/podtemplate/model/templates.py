@@ -6,7 +6,7 @@ import copy
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
@@ -20,6 +20,7 @@ from pydantic import (
 
 from ..errors import DefinitionError, InvalidNameError, PodTemplateError, TemplateFileError, brief
 from ..files.yamlio import load_all
+from ..guard import guarded
 from ..merge.aliases import PRIMARY_CONTAINER
 from .names import (
     check_dns1123_label,
@@ -32,9 +33,13 @@ from .names import (
 from .podspec import normalize_pod_spec, validate_pod_spec
 from .template_file import template_parts
 
-__all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "normalize_env"]
+__all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "Int32",
+           "normalize_env", "env_text"]
 
 EnvValue = str | int | float | bool
+INT32_MAX = 2**31 - 1
+# A count Kubernetes stores as int32 (replicas): True is not 1, and 2**31 does not wrap.
+Int32 = Annotated[int, Field(strict=True, ge=-INT32_MAX - 1, le=INT32_MAX)]
 
 
 class Resources(BaseModel):
@@ -55,19 +60,28 @@ class Resources(BaseModel):
     def __init__(self, cpu: Any = None, memory: Any = None, gpu: Any = None,
                  ephemeral_storage: Any = None, extra: Mapping[str, Any] | None = None,
                  **extended: Any) -> None:
+        if extra is not None and not isinstance(extra, Mapping):
+            raise DefinitionError(f"Resources: extra must be a mapping of resource name to "
+                                  f"quantity, not {type(extra).__name__}", field="extra",
+                                  fix="write extra={'example.com/fpga': '1'}")
         merged = {**dict(extra or {}), **{k.replace("__", "/"): v for k, v in extended.items()}}
         super().__init__(cpu=cpu, memory=memory, gpu=gpu,
                          ephemeral_storage=ephemeral_storage, extra=merged)
 
     @field_validator("cpu", "memory", "gpu", "ephemeral_storage", mode="before")
     @classmethod
-    def _quantity(cls, value: Any) -> str | None:
-        return None if value is None else check_quantity(value)
+    def _quantity(cls, value: Any, info: ValidationInfo) -> str | None:
+        return None if value is None else check_quantity(value, field=info.field_name)
 
     @field_validator("extra", mode="before")
     @classmethod
     def _extra(cls, value: Any) -> dict[str, str]:
-        return {str(k): check_quantity(v, field=f"resources.{k}") for k, v in value.items()}
+        for key in value:
+            if not isinstance(key, str) or not key:
+                raise DefinitionError(f"Resources: resource name {brief(key)} is not a "
+                                      "string", field="extra",
+                                      fix="name the resource, e.g. 'example.com/fpga'")
+        return {k: check_quantity(v, field=f"resources.{k}") for k, v in value.items()}
 
     def to_k8s(self, gpu_resource_name: str = "nvidia.com/gpu") -> dict[str, str]:
         """The resource map as it appears in ``resources.requests``/``limits`` (a new dict)."""
@@ -131,6 +145,7 @@ class PodTemplate:
 
     __slots__ = ("annotations", "labels", "pod_spec", "primary_container_name", "source")
 
+    @guarded
     def __init__(self, pod_spec: Any = None, primary_container_name: str = PRIMARY_CONTAINER,
                  labels: Mapping[str, str] | None = None,
                  annotations: Mapping[str, str] | None = None, *,
@@ -154,6 +169,7 @@ class PodTemplate:
         self.primary_container_name = primary_container_name
 
     @classmethod
+    @guarded
     def from_yaml(cls, path_or_text: str | Path, primary_container_name: str = PRIMARY_CONTAINER
                   ) -> PodTemplate:
         """Load ``kind: PodTemplate``, ``kind: Pod`` or a bare PodSpec from a path or text."""
@@ -171,6 +187,7 @@ class PodTemplate:
         return cls.from_manifest(documents[0], primary_container_name, source=source)
 
     @classmethod
+    @guarded
     def from_manifest(cls, document: Any, primary_container_name: str = PRIMARY_CONTAINER, *,
                       source: str | None = None) -> PodTemplate:
         try:
@@ -242,6 +259,8 @@ class ConfigModel(BaseModel):
             message = first["msg"].removeprefix("Value error, ")
             if first["type"] == "extra_forbidden":
                 message = f"unknown argument '{first['loc'][-1]}'"
+            elif first["type"] != "missing":
+                message += f" (got {brief(first.get('input'))})"
             raise DefinitionError(
                 f"{type(self).__name__}: {message}",
                 fix=f"see help({type(self).__name__}) for the accepted arguments",
@@ -264,7 +283,7 @@ class Role(ConfigModel):
     requests: Resources | None = None
     limits: Resources | None = None
     env: dict[str, EnvValue] | None = None
-    replicas: int | None = None
+    replicas: Int32 | None = None
     interruptible: bool | None = None
 
     @field_validator("image", "pod_template_name")
@@ -274,10 +293,10 @@ class Role(ConfigModel):
             raise ValueError(f"{info.field_name} must not be empty")
         return value
 
-    @field_validator("env")
+    @field_validator("env", mode="before")
     @classmethod
-    def _env(cls, value: dict[str, EnvValue] | None) -> dict[str, EnvValue] | None:
-        normalize_env(value)
+    def _env(cls, value: Any) -> Any:
+        normalize_env(value)  # before pydantic: our message, naming the variable
         return value
 
     @model_validator(mode="after")
