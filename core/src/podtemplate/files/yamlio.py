@@ -32,7 +32,7 @@ _DUMP_OPTIONS: dict[str, Any] = {"sort_keys": False, "default_flow_style": False
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-class StrictLoader(_Loader):  # type: ignore[misc,valid-type]
+class StrictLoader(_Loader):  # type: ignore[misc]
     """The safe loader, refusing a mapping that gives one key twice (YAML would keep the
     last silently). Keys brought in by a ``<<`` merge may be overridden, as YAML means.
     A loader that marks source lines (for ``explain``) subclasses this one."""

@@ -150,8 +150,9 @@ def check_quantity(value: object, *, field: str | None = None) -> str:
             fix='write a Kubernetes quantity such as "500m", "2" or "4Gi"',
             field=field,
         )
+    problem: str | None = "is too large"
     if isinstance(value, int) and abs(value) >= 10**_MAX_QUANTITY_TEXT:
-        text, problem = "", "is too large"
+        text = ""
     else:
         text = str.__str__(value) if isinstance(value, str) else (
             str(int(value)) if isinstance(value, int) else repr(float(value)))

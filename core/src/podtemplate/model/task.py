@@ -163,7 +163,8 @@ def task(
         return Task(
             name=task_name, task_type=task_type, fn=function, image=image,
             command=_as_tuple(command),
-            env=dict(env) if isinstance(env, Mapping) else env or {}, requests=requests, limits=limits, pod_template=pod_template,
+            env=dict(env) if isinstance(env, Mapping) else env or {},
+            requests=requests, limits=limits, pod_template=pod_template,
             pod_template_name=pod_template_name, task_config=task_config,
             interruptible=interruptible, module=function.__module__,
             attribute=function.__name__,
