@@ -23,6 +23,7 @@ __all__ = [
     "PluginError",
     "MissingPluginError",
     "ManifestValidationError",
+    "OutputError",
     "InternalError",
     "brief",
 ]
@@ -159,6 +160,10 @@ class MissingPluginError(PluginError):
 
 class ManifestValidationError(PodTemplateError):
     """A rendered manifest does not validate against its schema."""
+
+
+class OutputError(PodTemplateError):
+    """The output folder or a file in it cannot be written (nothing was written)."""
 
 
 class InternalError(PodTemplateError):

@@ -64,7 +64,8 @@ def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[
         try:
             yield from render_task(task, context)
         except PodTemplateError as error:
-            raise error.located(task=task.name) from None
+            error.located(task=task.name)
+            raise  # as it is: an internal error keeps its cause for --debug
 
 
 @guarded

@@ -19,14 +19,9 @@ from ..dispatch import (
 )
 from ..errors import PluginError, PodTemplateError
 from ..render import make_context
+from .guard import clean_errors, debug_option
 
 __all__ = ["coverage_command", "plugins_command"]
-
-
-def _clean_errors(run: Any) -> Any:
-    from .main import clean_errors  # the CLI's one error printer (cli imports this module)
-
-    return clean_errors(run)
 
 
 @click.command("coverage")
@@ -39,11 +34,12 @@ def _clean_errors(run: Any) -> Any:
 @click.option("--schema", type=click.Path(dir_okay=False, exists=True),
               help="Kubernetes OpenAPI document to build the probe from (default: the "
               "shared one if found, else the built-in copy).")
+@debug_option
 def coverage_command(plugins: tuple[str, ...], fmt: str, output: str,
                      schema: str | None) -> None:
     """The matrix of task type x role x field: applied, operator-owned, unsupported
     (reason) or LOST. Exits 1 when a field is LOST or a conformance check fails."""
-    _clean_errors(_coverage)(plugins, fmt, output, schema)
+    clean_errors(_coverage)(plugins, fmt, output, schema)
 
 
 def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | None) -> None:
@@ -87,9 +83,10 @@ def _select(names: tuple[str, ...]) -> list[str] | None:
 @click.command("plugins")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
+@debug_option
 def plugins_command(fmt: str) -> None:
     """Installed plugins: distribution, version, task types and their roles."""
-    _clean_errors(_plugins)(fmt)
+    clean_errors(_plugins)(fmt)
 
 
 def _plugins(fmt: str) -> None:

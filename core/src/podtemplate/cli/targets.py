@@ -11,6 +11,7 @@ from types import ModuleType
 
 from ..errors import MissingPluginError, PodTemplateError, TargetError
 from ..model.task import Task
+from .importing import check_no_shadowing, guarded_import
 
 __all__ = ["collect_tasks", "load_module"]
 
@@ -55,19 +56,22 @@ def load_module(target: str) -> ModuleType:
                               f"from {loaded.__file__}", file=target,
                               fix="rename the file or its package so module names differ")
         if str(root) not in sys.path:
+            check_no_shadowing(root, target)
             sys.path.insert(0, str(root))
         importlib.invalidate_caches()
     else:
         name = target
     try:
-        spec = importlib.util.find_spec(name)
+        spec = guarded_import(lambda: importlib.util.find_spec(name), target)
     except ModuleNotFoundError:
         spec = None
+    except (ImportError, ValueError) as error:  # a parent package failed, or a bad name
+        raise _import_error(target, error) from None
     if spec is None:
         raise TargetError("module not found", file=target,
                           fix="give a .py file path or a module importable from here")
     try:
-        return importlib.import_module(name)
+        return guarded_import(lambda: importlib.import_module(name), target)
     except TargetError:
         raise
     except Exception as error:

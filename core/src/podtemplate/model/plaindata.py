@@ -4,6 +4,7 @@ the field path instead of exhausting the stack or memory."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -58,9 +59,9 @@ def plain_copy(value: Any, *, root: str = "spec",
         item, target, slot, depth, step = stack.pop()
         copied += 1
         if isinstance(item, _SCALARS):
-            if type(item) is float and item != item:  # NaN never equals itself, nor JSON
-                raise error("NaN is not a value Kubernetes accepts", field=step.path(root),
-                            fix="give a number")
+            if type(item) is float and not math.isfinite(item):  # neither JSON nor YAML
+                raise error(f"{item} is not a value a manifest can hold",
+                            field=step.path(root), fix="give a finite number")
             target[slot] = item
             continue
         if depth >= max_depth or copied > MAX_COPIED_NODES:
