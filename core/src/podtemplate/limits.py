@@ -20,13 +20,14 @@ DEBUG_VARIABLE = "PODTEMPLATE_DEBUG"
 @dataclass(frozen=True)
 class Limits:
     """``max_file_bytes``: a YAML file (template, platform, override) larger than this is
-    refused before it is parsed. ``max_alias_nodes``/``max_alias_bytes``: how many nodes
+    refused before it is parsed (the API server stores no object over 1.5 MiB, and
+    parsing costs about 2 s per MiB). ``max_alias_nodes``/``max_alias_bytes``: how many nodes
     and scalar bytes aliases may add beyond the document as written (a billion-laughs
     bomb adds billions). ``max_depth``: nesting of any document or pod spec. A
     Kubernetes pod spec is about 15 levels deep. ``import_timeout``: seconds a task
     module may take to import."""
 
-    max_file_bytes: int = 16 << 20
+    max_file_bytes: int = 4 << 20
     max_alias_nodes: int = 1_000_000
     max_alias_bytes: int = 16 << 20
     max_depth: int = 200

@@ -120,6 +120,8 @@ def _timeout(seconds: float) -> Iterator[None]:
 def guarded_import(step: Callable[[], T], target: str) -> T:
     """Run ``step`` (a find_spec or an import of the user's module) under the guard."""
     seconds = limits().import_timeout
+    bytecode = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True  # no __pycache__ left beside the user's tasks
     try:
         with _stdout_to_stderr(), _timeout(seconds):
             return step()
@@ -132,3 +134,5 @@ def guarded_import(step: Callable[[], T], target: str) -> T:
         raise TargetError(f"the module called sys.exit({stop.code!r}) while being imported",
                           file=target, fix="guard script code with "
                           "if __name__ == '__main__':") from None
+    finally:
+        sys.dont_write_bytecode = bytecode

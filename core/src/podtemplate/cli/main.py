@@ -82,12 +82,12 @@ def _task_files(manifests: Iterable[dict[str, Any]], fmt: str) -> list[tuple[str
 
 @main.command()
 @click.argument("targets", nargs=-1, required=True)
-@click.option("--platform", "platform_file", type=click.Path(dir_okay=False),
+@click.option("--platform", "platform_file",
               help="platform.yaml of the admin's settings.")
-@click.option("--templates", type=click.Path(file_okay=False),
+@click.option("--templates",
               help="Folder of kind: PodTemplate files (overrides platform.yaml).")
 @click.option("--namespace", help="Namespace of rendered objects and first template lookup.")
-@click.option("--override", type=click.Path(dir_okay=False),
+@click.option("--override",
               help="A pod template merged over every task as the run override.")
 @click.option("--input", "inputs", multiple=True, metavar="NAME=VALUE",
               help="A task input, typed from the function's signature. Repeatable.")

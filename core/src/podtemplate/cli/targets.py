@@ -101,6 +101,10 @@ def collect_tasks(targets: list[str]) -> list[Task]:
                     raise TargetError(f"task {selector!r} not found", file=module_target,
                                       fix="name a task defined in the module")
             tasks.extend(t for _, t in found)
+    if not tasks:
+        raise TargetError("no tasks found", file=", ".join(targets),
+                          fix="define tasks with @task (or a plugin's task class) in the "
+                          "module, or point at the file that does")
     seen: dict[str, Task] = {}
     for task in tasks:
         if task.name in seen and seen[task.name] is not task:

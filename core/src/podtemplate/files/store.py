@@ -31,7 +31,8 @@ class FolderTemplateStore:
     def __init__(self, folder: str | Path, home_namespace: str) -> None:
         self.folder = Path(folder)
         if not self.folder.is_dir():
-            raise TemplateFileError("template folder does not exist", file=str(folder),
+            problem = "is not a folder" if self.folder.exists() else "does not exist"
+            raise TemplateFileError(f"template folder {problem}", file=str(folder),
                                     fix="point templates/--templates at a folder of "
                                     "kind: PodTemplate files")
         self._templates: dict[tuple[str, str], PodTemplate] = {}
