@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import DefinitionError, InvalidPodSpecError, brief
+from ..errors import InvalidPodSpecError, PodTemplateError, brief
 from ..limits import limits
 
 __all__ = ["plain_copy", "MAX_COPIED_NODES"]
@@ -44,7 +44,7 @@ class _Step:
 
 
 def plain_copy(value: Any, *, root: str = "spec",
-               error: type[DefinitionError] = InvalidPodSpecError) -> Any:
+               error: type[PodTemplateError] = InvalidPodSpecError) -> Any:
     """A fresh copy of ``value`` made of dicts (string keys), lists (from lists or tuples)
     and scalars; anything else, nesting past the depth limit (a structure containing
     itself never ends) or more than :data:`MAX_COPIED_NODES` nodes is an ``error``."""

@@ -1,0 +1,149 @@
+"""Fuzzing the files a user gives ``podtemplate render``: hypothesis makes malformed YAML
+text, near-valid pod templates and platform files, and each must keep the promise:
+exit 0 or 2, at most one error line, never a traceback, nothing written on error, the
+input file unchanged."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import itertools
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from podtemplate.cli import main
+from podtemplate.testing import assert_valid_pod
+from podtemplate.testing.cli import rendered_documents
+
+TASKS = '''from podtemplate import task
+
+@task(image="python:3.11")
+def fuzzed() -> None: ...
+'''
+
+KEYS = ["apiVersion", "kind", "metadata", "name", "namespace", "template", "spec",
+        "containers", "initContainers", "image", "env", "value", "resources", "requests",
+        "limits", "cpu", "memory", "labels", "annotations", "nodeSelector", "tolerations",
+        "volumes", "$patch", "<<", "defaultTemplate", "defaultResources", "templates",
+        "fallbackNamespace", "interruptible", "gpuResourceName", "primary", "x"]
+SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(min_value=-2**70, max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(["v1", "PodTemplate", "Pod", "primary", "default", "500m", "-1",
+                     "1e9999999", "4Gi", "GPU", "../x", "", "delete", "replace", "a=b"]),
+    st.text(max_size=12))
+DOCUMENTS = st.recursive(
+    SCALARS,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(st.one_of(st.sampled_from(KEYS), st.text(max_size=6)), children,
+                        max_size=5)),
+    max_leaves=25)
+PREFIX = "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: default}\n"
+_counter = itertools.count()
+
+
+@st.composite
+def yaml_texts(draw: Any) -> str:
+    """YAML-ish text: a dumped document, maybe cut, spliced or given YAML's sharp edges."""
+    document = draw(DOCUMENTS)
+    text = yaml.safe_dump(document, allow_unicode=True) if draw(st.booleans()) else \
+        yaml.safe_dump({"template": {"spec": document}})
+    if draw(st.booleans()):
+        text = PREFIX + text if "apiVersion" not in text else text
+    mutation = draw(st.sampled_from(["none", "cut", "insert", "duplicate", "alias", "tab"]))
+    if mutation == "cut" and text:
+        text = text[: draw(st.integers(0, len(text)))]
+    elif mutation == "insert":
+        at = draw(st.integers(0, len(text)))
+        text = text[:at] + draw(st.sampled_from(
+            ["&a ", "*a", "[", "{", ": ", "\t", "!!python/object:os.system ", "---\n",
+             "\x00", "- ", "'", '"', "<<: *a\n", "%TAG ! x\n"])) + text[at:]
+    elif mutation == "duplicate":
+        lines = text.splitlines(keepends=True)
+        if lines:
+            text += draw(st.sampled_from(lines))
+    elif mutation == "alias":
+        text = "base: &a " + draw(st.sampled_from(["[x, *a]", "{k: v}", "[x, x]"])) + "\n" \
+            + text + "more: [*a, *a, *a]\n"
+    elif mutation == "tab":
+        text = text.replace("  ", "\t", 1)
+    return text
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    root = tmp_path_factory.mktemp("fuzz")
+    (root / "fuzz_tasks.py").write_text(TASKS)
+    yield root
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _render(workspace: Path, files: dict[str, bytes], option: list[str]) -> None:
+    case = workspace / f"case{next(_counter)}"
+    case.mkdir()
+    try:
+        for name, data in files.items():
+            (case / name).parent.mkdir(parents=True, exist_ok=True)
+            (case / name).write_bytes(data)
+        before = {name: _digest(case / name) for name in files}
+        out = case / "out"
+        args = ["render", str(workspace / "fuzz_tasks.py"), *[
+            str(case / part) if part in files or part == "templates" else part
+            for part in option], "-o", str(out)]
+        result = CliRunner().invoke(main, args, catch_exceptions=True)
+        stderr = result.stderr
+        assert result.exception is None or isinstance(result.exception, SystemExit), \
+            repr(result.exception)
+        assert result.exit_code in (0, 2), stderr
+        assert "Traceback" not in stderr
+        errors = [line for line in stderr.splitlines() if line.startswith("error:")]
+        if result.exit_code == 2:
+            assert len(errors) == 1 and not out.exists(), stderr
+        else:
+            for path in out.iterdir():
+                for document in rendered_documents(path.read_text()):
+                    assert_valid_pod(document)
+        assert before == {name: _digest(case / name) for name in files}
+    finally:
+        shutil.rmtree(case)
+
+
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@FUZZ
+@given(text=yaml_texts())
+def test_fuzzed_override(workspace: Path, text: str) -> None:
+    _render(workspace, {"ov.yaml": text.encode()}, ["--override", "ov.yaml"])
+
+
+@FUZZ
+@given(text=yaml_texts())
+def test_fuzzed_template(workspace: Path, text: str) -> None:
+    _render(workspace, {"platform.yaml": b"templates: templates\ndefaultTemplate: default\n",
+                        "templates/default.yaml": text.encode()},
+            ["--platform", "platform.yaml"])
+
+
+@FUZZ
+@given(text=yaml_texts())
+def test_fuzzed_platform(workspace: Path, text: str) -> None:
+    _render(workspace, {"platform.yaml": text.encode()}, ["--platform", "platform.yaml"])
+
+
+@FUZZ
+@given(data=st.binary(max_size=200))
+def test_fuzzed_bytes(workspace: Path, data: bytes) -> None:
+    _render(workspace, {"ov.yaml": data}, ["--override", "ov.yaml"])
