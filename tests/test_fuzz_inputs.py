@@ -6,8 +6,8 @@ input file unchanged."""
 from __future__ import annotations
 
 import hashlib
-import os
 import itertools
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path

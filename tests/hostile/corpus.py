@@ -622,6 +622,9 @@ def api_cases() -> list[ApiCase]:
         ApiCase("from-manifest-list", lambda: pt.PodTemplate.from_manifest([1]), "mapping"),
         ApiCase("platform-not-mapping", lambda: pt.load_platform(None, namespace=["a"]),
                 "namespace"),
+        ApiCase("task-on-int", lambda: pt.task(name="x")(5), "function"),
+        ApiCase("task-config-object", lambda: make_task(task_config=object()), "task_config"),
+        ApiCase("role-unknown-argument", lambda: pt.Role(replicass=2), "replicass"),
         ApiCase("with-overrides-dict", lambda: make_task().with_overrides(pod_template={}),
                 "pod_template"),
     ]

@@ -20,6 +20,7 @@ from ..dispatch import (
 from ..errors import PluginError, PodTemplateError
 from ..render import make_context
 from .guard import clean_errors, debug_option
+from .output import write_file
 
 __all__ = ["coverage_command", "plugins_command"]
 
@@ -56,7 +57,7 @@ def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | Non
     if output == "-":
         click.echo(text, nl=False)
     else:
-        Path(output).write_text(text, encoding="utf-8")
+        write_file(Path(output), text)
         click.echo(f"wrote {output}", err=True)
     if report.failed:
         click.echo(f"coverage: {report.lost} field(s) LOST; "

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import OutputError
 
-__all__ = ["write_files"]
+__all__ = ["write_files", "write_file"]
 
 
 def _check_target(folder: Path, names: Sequence[str]) -> None:
@@ -104,3 +104,25 @@ def write_files(folder: Path, files: Sequence[tuple[str, str]]) -> None:
                               "stdout") from None
         raise
     shutil.rmtree(scratch, ignore_errors=True)
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write one file all or nothing (a scratch file beside it, then one rename)."""
+    if path.is_dir():
+        raise OutputError("-o names a folder; this command writes one file", file=str(path),
+                          fix="give a file path, or '-' for stdout")
+    if not path.parent.is_dir():
+        raise OutputError("the folder of -o does not exist", file=str(path),
+                          fix="create the folder first, or give another path")
+    scratch: str | None = None
+    try:
+        descriptor, scratch = tempfile.mkstemp(dir=path.parent, prefix=".podtemplate-")
+        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(scratch, path)
+    except OSError as error:
+        if scratch is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(scratch)
+        raise OutputError(f"cannot write: {error.strerror or error}; nothing was written",
+                          file=str(path), fix="choose a path you can write with -o") from None

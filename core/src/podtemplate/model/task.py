@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar, overload
 
 from ..errors import DefinitionError, PodTemplateError, brief
+from ..guard import guarded
 from .names import check_dns1123_label, to_dns1123
 from .templates import EnvValue, PodTemplate, Resources, normalize_env
 
@@ -56,6 +57,7 @@ class Task:
     module: str | None = None
     attribute: str | None = None
 
+    @guarded
     def __post_init__(self) -> None:
         try:
             check_dns1123_label(self.name, what="task name", field="name")
@@ -153,7 +155,11 @@ def task(
     without it the task runs as one ``v1 Pod``. ``command`` is for task types that run a
     command instead of the function; Python tasks run the function through the executor."""
 
+    @guarded
     def wrap(function: Callable[..., Any]) -> Task:
+        if not callable(function) or not isinstance(getattr(function, "__name__", None), str):
+            raise DefinitionError(f"@task decorates a function, not {brief(function)}",
+                                  fix="put @task(...) on a def")
         task_name = name or to_dns1123(function.__name__)
         task_type = task_type_of(task_config)
         if command is not None and task_type == "python":

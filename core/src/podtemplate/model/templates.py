@@ -57,6 +57,7 @@ class Resources(BaseModel):
     ephemeral_storage: str | None = None
     extra: dict[str, str] = Field(default_factory=dict)
 
+    @guarded
     def __init__(self, cpu: Any = None, memory: Any = None, gpu: Any = None,
                  ephemeral_storage: Any = None, extra: Mapping[str, Any] | None = None,
                  **extended: Any) -> None:
@@ -250,6 +251,7 @@ class ConfigModel(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
+    @guarded
     def __init__(self, **data: Any) -> None:
         try:
             super().__init__(**data)
