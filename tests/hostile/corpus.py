@@ -234,7 +234,8 @@ def yaml_cases() -> list[Case]:
         override("over-cap-50mb", _big_list(50), "limit", child=True),
         override("over-cap-configured", POD_SPEC_OK * 10, "limit",
                  env={"PODTEMPLATE_MAX_FILE_BYTES": "100"}),
-        override("many-env-entries", _env_entries(20_000), "", exit=0, child=True),
+        Case("many-env-entries", _with_tasks({"ov.yaml": _env_entries(20_000)}),
+             ("tasks.py:one", "--override", "ov.yaml"), "", exit=0, child=True),
         override("directive-abuse", "%YAML 9.9\n---\na: b\n", "ov.yaml"),
         override("control-chars", "apiVersion: v1\nkind: PodTemplate\ntemplate:\n  metadata:"
                  " {labels: {a: \"\\x1b[31mred\"}}\n", "labels.a"),
