@@ -51,7 +51,7 @@ _counter = itertools.count()
 
 
 @st.composite
-def yaml_texts(draw: Any) -> str:
+def yaml_texts(draw: Any) -> Any:
     """YAML-ish text: a dumped document, maybe cut, spliced or given YAML's sharp edges."""
     document = draw(DOCUMENTS)
     text = yaml.safe_dump(document, allow_unicode=True) if draw(st.booleans()) else \
