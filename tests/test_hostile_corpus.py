@@ -138,8 +138,9 @@ def _check_output(case: Any, root: Path, before: dict[str, str], stdout: str,
     if code != 0 or output is None or output.startswith("/"):
         assert after == before, f"left behind or changed: {sorted(new) or 'changed files'}"
         if code == 0 and output is None:
-            for document in rendered_documents(stdout):
-                if document.get("kind") == "Pod":
+            for document in rendered_documents(stdout):  # only what the tasks rendered
+                assert "podtemplate.io/task" in document["metadata"]["labels"], document
+                if document["kind"] == "Pod":
                     assert_valid_pod(document)
         return
     inside = {entry for entry in after if entry == output or entry.startswith(output + "/")}

@@ -153,32 +153,13 @@ def _template_text(spec_line: str) -> str:
     return GOOD_TEMPLATE.replace("    nodeSelector: {pool: general}\n", spec_line)
 
 
-def _encoded_template(encoding_case: tuple[str, bytes, str]) -> bytes:
+def _encoded(text: str, encoding_case: tuple[str, bytes, str]) -> bytes:
+    """``text`` in the encoding of an encoding case (or followed by its bad bytes)."""
     name, data, _ = encoding_case
-    text = GOOD_TEMPLATE
-    if name.startswith("utf16-le"):
-        return codecs.BOM_UTF16_LE + text.encode("utf-16-le")
-    if name.startswith("utf16-be"):
-        return codecs.BOM_UTF16_BE + text.encode("utf-16-be")
-    if name == "utf32-bom":
-        return text.encode("utf-32")
-    if name == "utf16-no-bom":
-        return text.encode("utf-16-le")
-    return text.encode() + data
-
-
-def _encoded_platform(encoding_case: tuple[str, bytes, str]) -> bytes:
-    name, data, _ = encoding_case
-    text = "namespace: team\n"
-    if name.startswith("utf16-le"):
-        return codecs.BOM_UTF16_LE + text.encode("utf-16-le")
-    if name.startswith("utf16-be"):
-        return codecs.BOM_UTF16_BE + text.encode("utf-16-be")
-    if name == "utf32-bom":
-        return text.encode("utf-32")
-    if name == "utf16-no-bom":
-        return text.encode("utf-16-le")
-    return text.encode() + data
+    encodings = {"utf16-le-bom": codecs.BOM_UTF16_LE + text.encode("utf-16-le"),
+                 "utf16-be-bom": codecs.BOM_UTF16_BE + text.encode("utf-16-be"),
+                 "utf32-bom": text.encode("utf-32"), "utf16-no-bom": text.encode("utf-16-le")}
+    return encodings.get(name, text.encode() + data)
 
 
 def encoding_cases() -> list[Case]:
@@ -186,8 +167,8 @@ def encoding_cases() -> list[Case]:
     for entry in ENCODINGS:
         name, data, says = entry
         cases.append(override(f"override-{name}", data, says))
-        cases.append(template(f"template-{name}", _encoded_template(entry), says))
-        cases.append(platform(f"platform-{name}", _encoded_platform(entry), says))
+        cases.append(template(f"template-{name}", _encoded(GOOD_TEMPLATE, entry), says))
+        cases.append(platform(f"platform-{name}", _encoded("namespace: team\n", entry), says))
     bom = codecs.BOM_UTF8
     cases += [
         override("override-utf8-bom", bom + POD_SPEC_OK.encode(), "", exit=0),
@@ -341,6 +322,14 @@ def template_file_cases() -> list[Case]:
                                             "templates/default.yaml": GOOD_TEMPLATE,
                                             "templates/l.yaml": "- a\n"}),
              ("tasks.py", "--platform", "platform.yaml"), "l.yaml"),
+        Case("symlink-loop-in-folder", _with_tasks({"platform.yaml": PLATFORM,
+                                                    "templates/default.yaml": GOOD_TEMPLATE,
+                                                    "templates/loop": Link(".")}),
+             ("tasks.py", "--platform", "platform.yaml"), "", exit=0, child=True),
+        Case("passwd-in-folder", _with_tasks({"platform.yaml": PLATFORM,
+                                              "templates/default.yaml": GOOD_TEMPLATE,
+                                              "templates/passwd.yaml": Link("/etc/passwd")}),
+             ("tasks.py", "--platform", "platform.yaml"), "passwd.yaml"),
         template("bomb-in-folder", _bomb(), "alias", name="bomb.yaml", child=True),
         template("pod-kind-ok", "apiVersion: v1\nkind: Pod\nmetadata: {name: default}\n"
                  "spec: {containers: []}\n", "PodTemplate"),
@@ -394,6 +383,10 @@ def module_cases() -> list[Case]:
 
     return [
         module("prints-at-import", "print('hello from import')\n" + TASKS, "", exit=0),
+        module("prints-at-import-stdout", "print('---\\nkind: Secret')\n" + TASKS, "", exit=0,
+               output=None),
+        module("writes-fd1-at-import-stdout", "import os\nos.write(1, b'kind: Secret\\n')\n"
+               + TASKS, "", exit=0, child=True, output=None),
         module("writes-fd1-at-import", "import os\nos.write(1, b'raw bytes\\n')\n" + TASKS, "",
                exit=0, child=True),
         module("sys-exit-0", "import sys\nsys.exit(0)\n", "sys.exit(0)", child=True),
