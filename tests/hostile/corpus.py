@@ -542,7 +542,7 @@ def cli_cases() -> list[Case]:
         cli("target-not-python", ("data.txt",), "data.txt", files={"data.txt": "hello"}),
         cli("target-folder-empty", ("empty",), "no tasks", files={"empty/readme": "x"}),
         cli("target-unknown-task", ("tasks.py:nope",), "nope"),
-        cli("target-fifo-py", ("pipe.py",), "pipe.py", files={"pipe.py": Fifo()}, child=True),
+        cli("target-fifo-py", ("pipe.py",), "pipe.py: not a regular file", files={"pipe.py": Fifo()}, child=True),
         cli("target-module-missing", ("no.such.module",), "no.such.module"),
         cli("target-dotted-garbage", ("..",), ".."),
         cli("env-limit-garbage", ("tasks.py", "--override", "ov.yaml"),

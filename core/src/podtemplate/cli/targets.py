@@ -46,7 +46,8 @@ def load_module(target: str) -> ModuleType:
     path = Path(target)
     if path.suffix == ".py" or path.exists():
         if not path.is_file():
-            raise TargetError("file not found", file=target,
+            raise TargetError("not a regular file" if path.exists() else "file not found",
+                              file=target,
                               fix="give an existing .py file, folder or an importable module")
         name, root = _module_name_for(path)
         loaded = sys.modules.get(name)
