@@ -19,9 +19,9 @@ from podtemplate import (
     task,
 )
 from podtemplate.cli import main
+from podtemplate.cli.output import write_files
 from podtemplate.errors import OutputError
-from podtemplate.output import write_files
-from podtemplate.yamlio import load_all
+from podtemplate.files.yamlio import load_all
 
 TASKS = """from podtemplate import task
 
@@ -43,7 +43,7 @@ def _broken_collect(targets: list[str]) -> Any:
 
 def test_internal_error_is_one_line_exit_70(tasks_file: Path, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("podtemplate.cli.collect_tasks", _broken_collect)
+    monkeypatch.setattr(sys.modules["podtemplate.cli.main"], "collect_tasks", _broken_collect)
     result = CliRunner().invoke(main, ["render", str(tasks_file), "-o", str(tmp_path / "o")])
     assert result.exit_code == 70
     assert result.stderr.count("\n") == 1 and "internal error: KeyError" in result.stderr
@@ -54,7 +54,7 @@ def test_internal_error_is_one_line_exit_70(tasks_file: Path, tmp_path: Path,
 @pytest.mark.parametrize("how", ["group-flag", "command-flag", "environment"])
 def test_debug_shows_the_traceback(how: str, tasks_file: Path,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("podtemplate.cli.collect_tasks", _broken_collect)
+    monkeypatch.setattr(sys.modules["podtemplate.cli.main"], "collect_tasks", _broken_collect)
     args = ["render", str(tasks_file)]
     if how == "group-flag":
         args.insert(0, "--debug")
@@ -99,7 +99,7 @@ def test_a_failed_move_leaves_nothing(tmp_path: Path, monkeypatch: pytest.Monkey
         moves.append(Path(target).name)
         real_replace(source, target)
 
-    monkeypatch.setattr("podtemplate.output.os.replace", failing_replace)
+    monkeypatch.setattr("podtemplate.cli.output.os.replace", failing_replace)
     with pytest.raises(OutputError) as caught:
         write_files(folder, [("a.yaml", "new a\n"), ("b.yaml", "new b\n")])
     assert "b.yaml" in str(caught.value)
@@ -113,7 +113,7 @@ def test_a_failed_write_removes_the_folders_it_made(tmp_path: Path,
     def failing_scratch(*args: Any, **kwargs: Any) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("podtemplate.output._write_scratch", failing_scratch)
+    monkeypatch.setattr("podtemplate.cli.output._write_scratch", failing_scratch)
     with pytest.raises(OutputError):
         write_files(tmp_path / "a" / "b" / "out", [("x.yaml", "x\n")])
     assert list(tmp_path.iterdir()) == []

@@ -17,8 +17,8 @@ import yaml
 
 from ..errors import YamlError
 from ..limits import limits
-from ..sourcefile import check_text_size, read_text
 from ._yaml_emit import Unsupported, emit
+from .sourcefile import check_text_size, read_text
 
 __all__ = ["StrictLoader", "check_node_graph", "load_all", "load_path", "dump_yaml",
            "dump_json"]

@@ -8,8 +8,8 @@ import os
 import stat
 from pathlib import Path
 
-from .errors import YamlError
-from .limits import limits, variable_for
+from ..errors import YamlError
+from ..limits import limits, variable_for
 
 __all__ = ["read_text", "check_text_size"]
 
