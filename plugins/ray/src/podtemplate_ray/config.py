@@ -10,8 +10,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from podtemplate import ConfigModel, DefinitionError, Int32, Role
-from podtemplate.plugin import check_dns1123_label
+from podtemplate import ConfigModel, DefinitionError, Role
+from podtemplate.plugin import Int32, check_dns1123_label
 from pydantic import field_validator, model_validator
 
 __all__ = ["Head", "Ray", "RayStartValue", "WorkerGroup", "ray_start_params"]
