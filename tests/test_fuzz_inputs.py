@@ -18,6 +18,7 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from podtemplate import PodTemplate, PodTemplateError, Resources, Role
 from podtemplate.cli import main
 from podtemplate.testing import assert_valid_pod
 from podtemplate.testing.cli import rendered_documents
@@ -147,3 +148,40 @@ def test_fuzzed_platform(workspace: Path, text: str) -> None:
 @given(data=st.binary(max_size=200))
 def test_fuzzed_bytes(workspace: Path, data: bytes) -> None:
     _render(workspace, {"ov.yaml": data}, ["--override", "ov.yaml"])
+
+
+PYTHON_VALUES = st.recursive(
+    st.one_of(SCALARS, st.sampled_from([object(), b"bytes", {1, 2}, (1, 2), 1j])),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3),
+        st.dictionaries(st.one_of(st.sampled_from(KEYS), st.integers(), st.none()), children,
+                        max_size=4)),
+    max_leaves=15)
+
+
+@FUZZ
+@given(spec=PYTHON_VALUES, labels=PYTHON_VALUES, annotations=PYTHON_VALUES)
+def test_fuzzed_pod_template_api(spec: Any, labels: Any, annotations: Any) -> None:
+    """Whatever a Python caller passes, PodTemplate accepts it or raises our error."""
+    try:
+        PodTemplate(spec, labels=labels, annotations=annotations)
+    except PodTemplateError as error:
+        assert "\n" not in str(error)
+
+
+@FUZZ
+@given(values=st.dictionaries(st.sampled_from(["cpu", "memory", "gpu", "extra", "replicas",
+                                               "env", "image", "requests", "limits"]),
+                              PYTHON_VALUES, max_size=4))
+def test_fuzzed_resources_and_role_api(values: dict[str, Any]) -> None:
+    for make in (Resources, Role):
+        try:
+            make(**{k: v for k, v in values.items() if k in _ARGUMENTS[make]})
+        except PodTemplateError as error:
+            assert "\n" not in str(error)
+
+
+_ARGUMENTS: dict[Any, set[str]] = {
+    Resources: {"cpu", "memory", "gpu", "extra"},
+    Role: {"replicas", "env", "image", "requests", "limits"},
+}
