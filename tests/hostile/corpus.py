@@ -213,6 +213,8 @@ def yaml_cases() -> list[Case]:
         override("merge-key-scalar", "nodeSelector:\n  <<: 5\n", "ov.yaml"),
         override("complex-key", "? [a, b]\n: c\n", "ov.yaml"),
         override("over-cap-50mb", _big_list(50), "limit", child=True),
+        override("list-1mb-within-cap", lambda: b"args:\n" + b"- a\n" * 260_000,
+                 "unknown field 'args'", child=True),
         override("over-cap-configured", POD_SPEC_OK * 10, "limit",
                  env={"PODTEMPLATE_MAX_FILE_BYTES": "100"}),
         Case("many-env-entries", _with_tasks({"ov.yaml": _env_entries(20_000)}),
