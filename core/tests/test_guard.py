@@ -21,7 +21,7 @@ from podtemplate import (
 from podtemplate.cli import main
 from podtemplate.cli.output import write_files
 from podtemplate.errors import OutputError
-from podtemplate.files.yamlio import load_all
+from podtemplate.files.yamlio import StrictLoader, load_all
 
 TASKS = """from podtemplate import task
 
@@ -150,3 +150,21 @@ def test_bad_limit_variable_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PODTEMPLATE_MAX_DEPTH", "deep")
     with pytest.raises(DefinitionError, match="PODTEMPLATE_MAX_DEPTH"):
         load_all("a: 1\n")
+
+
+def test_a_line_marking_loader_keeps_every_check() -> None:
+    """A loader that records source lines (as explain needs) subclasses StrictLoader and
+    is passed to load_all: it sees every mapping, and the safety checks still hold."""
+    lines: list[int] = []
+
+    class Marking(StrictLoader):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            lines.append(node.start_mark.line + 1)
+            return super().construct_mapping(node, deep=deep)
+
+    assert load_all("a:\n  b: 1\n", loader_class=Marking) == [{"a": {"b": 1}}]
+    assert sorted(lines) == [1, 2]
+    with pytest.raises(YamlError, match="twice"):
+        load_all("a: 1\na: 2\n", loader_class=Marking)
+    with pytest.raises(YamlError, match="cycle"):
+        load_all("a: &x [*x]\n", loader_class=Marking)
