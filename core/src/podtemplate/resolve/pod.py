@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +12,7 @@ from ..files.store import find_template
 from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
+from ..merge.rules import DELETE, PATCH
 from ..model.names import parse_quantity
 from ..model.podspec import validate_pod_template_spec
 from ..model.roles import RoleSpec
@@ -292,7 +293,7 @@ def _check_primary_kept(acc: dict[str, Any], primary: str, layers: list[Layer]) 
     if any(c.get("name") == primary for c in acc["spec"].get("containers") or ()):
         return
     culprit = next((layer.label for layer in reversed(layers) if any(
-        isinstance(c, Mapping) and c.get("name") == primary and c.get("$patch") == "delete"
+        isinstance(c, Mapping) and c.get("name") == primary and c.get(PATCH) == DELETE
         for c in (layer.fragment.get("spec") or {}).get("containers") or ())), None)
     raise DefinitionError(
         f"{culprit or 'a layer'} deletes the primary container {primary!r}",
