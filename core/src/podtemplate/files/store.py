@@ -37,7 +37,7 @@ class FolderTemplateStore:
                                     "kind: PodTemplate files")
         self._templates: dict[tuple[str, str], PodTemplate] = {}
         self.skipped: list[Path] = []
-        for path in sorted(self.folder.rglob("*")):
+        for path in _folder_entries(self.folder):
             if path.is_dir():
                 continue
             if path.suffix.lower() not in {".yaml", ".yml"}:
@@ -71,6 +71,24 @@ class FolderTemplateStore:
 
     def names(self) -> list[tuple[str, str]]:
         return sorted(self._templates)
+
+
+# A template folder holds tens of files; `--templates /` would walk the whole disk.
+MAX_FOLDER_ENTRIES = 10_000
+
+
+def _folder_entries(folder: Path) -> list[Path]:
+    """Everything under ``folder``, sorted; a folder with more entries than any template
+    folder has is refused before the walk goes on."""
+    entries = []
+    for count, path in enumerate(folder.rglob("*"), 1):
+        if count > MAX_FOLDER_ENTRIES:
+            raise TemplateFileError(f"the template folder holds more than "
+                                    f"{MAX_FOLDER_ENTRIES} entries; refused", file=str(folder),
+                                    fix="point templates/--templates at the folder of "
+                                    "kind: PodTemplate files itself")
+        entries.append(path)
+    return sorted(entries)
 
 
 def find_template(store: TemplateStore | None, name: str, namespaces: Sequence[str], *,
