@@ -530,6 +530,8 @@ def cli_cases() -> list[Case]:
         cli("input-json-inf", ("tasks.py", "--input", "items=[1e999]"), "inf"),
         cli("input-json-bad", ("tasks.py", "--input", "items=[1,"), "items"),
         cli("namespace-invalid", ("tasks.py", "--namespace", "Bad_NS"), "Bad_NS"),
+        cli("namespace-megabyte", ("tasks.py", "--namespace", "N" * 100_000), "NNN"),
+        cli("target-selector-huge", ("tasks.py:" + "x" * 100_000,), "not found"),
         cli("namespace-traversal", ("tasks.py", "--namespace", "../etc"), "../etc"),
         Case("templates-root", _with_tasks({"platform.yaml": "defaultTemplate: default\n"}),
              ("tasks.py", "--platform", "platform.yaml", "--templates", "/"), "more than",

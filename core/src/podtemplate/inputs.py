@@ -81,6 +81,6 @@ def check_inputs_known(tasks: list[Task], raw: Mapping[str, str]) -> None:
     for name in raw:
         if not any(t.signature is not None and name in t.signature.parameters for t in tasks):
             known = sorted({p for t in tasks if t.signature for p in t.signature.parameters})
-            raise InputError(f"--input {name!r} is not a parameter of any selected task",
+            raise InputError(f"--input {brief(name)} is not a parameter of any selected task",
                              field=f"inputs.{name}",
                              fix=f"use one of: {', '.join(known) or 'no parameters'}")

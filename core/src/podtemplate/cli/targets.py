@@ -9,7 +9,7 @@ import traceback
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import MissingPluginError, PodTemplateError, TargetError
+from ..errors import MissingPluginError, PodTemplateError, TargetError, brief
 from ..model.task import Task
 from .importing import check_no_shadowing, guarded_import
 
@@ -99,7 +99,7 @@ def collect_tasks(targets: list[str]) -> list[Task]:
             if selector:
                 found = [(a, t) for a, t in found if selector in (a, t.name)]
                 if not found:
-                    raise TargetError(f"task {selector!r} not found", file=module_target,
+                    raise TargetError(f"task {brief(selector)} not found", file=module_target,
                                       fix="name a task defined in the module")
             tasks.extend(t for _, t in found)
     if not tasks:

@@ -44,7 +44,7 @@ def check_dns1123_label(value: str, *, what: str, field: str | None = None) -> s
     """Return ``value`` if it is a DNS-1123 label (container, volume, port names...)."""
     if not isinstance(value, str) or not dns1123_label_ok(value):
         raise InvalidNameError(
-            f"{what} {value!r} is not a valid DNS-1123 label",
+            f"{what} {brief(value)} is not a valid DNS-1123 label",
             fix="use at most 63 lowercase letters, digits and '-', starting and ending "
             "with a letter or digit",
             field=field,
@@ -56,7 +56,7 @@ def check_dns1123_subdomain(value: str, *, what: str, field: str | None = None) 
     """Return ``value`` if it is a DNS-1123 subdomain (object names)."""
     if not isinstance(value, str) or len(value) > 253 or not _SUBDOMAIN.fullmatch(value):
         raise InvalidNameError(
-            f"{what} {value!r} is not a valid DNS-1123 name",
+            f"{what} {brief(value)} is not a valid DNS-1123 name",
             fix="use lowercase letters, digits, '-' and '.', starting and ending with a "
             "letter or digit, at most 253 characters",
             field=field,
@@ -79,7 +79,7 @@ def check_env_name(value: str, *, what: str = "environment variable name",
                    field: str | None = None) -> str:
     if not isinstance(value, str) or not env_name_ok(value):
         raise InvalidNameError(
-            f"{what} {value!r} is not a valid environment variable name",
+            f"{what} {brief(value)} is not a valid environment variable name",
             fix="use letters, digits and '_', not starting with a digit",
             field=field,
         )
@@ -93,7 +93,7 @@ def check_label_key(key: str, *, field: str | None = None) -> str:
         ok = len(prefix) <= 253 and bool(_SUBDOMAIN.fullmatch(prefix))
     if not ok:
         raise InvalidNameError(
-            f"label or annotation key {key!r} is not valid",
+            f"label or annotation key {brief(key)} is not valid",
             fix="use an optional DNS subdomain prefix and '/', then at most 63 letters, "
             "digits, '-', '_' or '.'",
             field=field,
@@ -104,7 +104,7 @@ def check_label_key(key: str, *, field: str | None = None) -> str:
 def check_label_value(value: str, *, field: str | None = None) -> str:
     if not isinstance(value, str) or len(value) > 63 or not _LABEL_NAME.fullmatch(value):
         raise InvalidNameError(
-            f"label value {value!r} is not valid",
+            f"label value {brief(value)} is not valid",
             fix="use at most 63 letters, digits, '-', '_' or '.', starting and ending "
             "with a letter or digit",
             field=field,

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TemplateFileError
+from ..errors import TemplateFileError, brief
 from .names import check_dns1123_label, check_dns1123_subdomain
 
 __all__ = ["TemplateParts", "template_parts"]
@@ -53,7 +53,7 @@ def _only_keys(document: Mapping[str, Any], allowed: tuple[str, ...], where: str
                 "spec: is at the top of a kind: PodTemplate; it belongs under template:",
                 file=source, field="spec",
                 fix="indent it as template: {spec: ...} (and template.metadata for labels)")
-        raise TemplateFileError(f"unknown key {key!r}", file=source,
+        raise TemplateFileError(f"unknown key {brief(key)}", file=source,
                                 field=f"{where}{key}" if isinstance(key, str) else where,
                                 fix=f"use only {', '.join(allowed)} here (check the spelling)")
 
@@ -78,10 +78,10 @@ def template_parts(document: Any, source: str | None) -> TemplateParts:
     if kind is None and "apiVersion" not in document:
         return TemplateParts(None, None, document, None, None)
     if kind not in _TOP_KEYS:
-        raise TemplateFileError(f"kind {kind!r} is not a pod template", file=source,
+        raise TemplateFileError(f"kind {brief(kind)} is not a pod template", file=source,
                                 field="kind", fix=_SHAPES)
     if document.get("apiVersion") != "v1":
-        raise TemplateFileError(f"apiVersion {document.get('apiVersion')!r} is wrong for "
+        raise TemplateFileError(f"apiVersion {brief(document.get('apiVersion'))} is wrong for "
                                 f"kind: {kind}", file=source, field="apiVersion",
                                 fix="write apiVersion: v1")
     _only_keys(document, _TOP_KEYS[kind], "", source)
