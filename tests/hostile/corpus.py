@@ -275,6 +275,14 @@ def template_file_cases() -> list[Case]:
             "template:\n", "template:\n  metadata: {labels: [a, b]}\n"), "labels"),
         template("labels-int-value", GOOD_TEMPLATE.replace(
             "template:\n", "template:\n  metadata: {labels: {team: 5}}\n"), "team"),
+        template("metadata-typo", GOOD_TEMPLATE.replace(
+            "template:\n", "template:\n  metadata: {labells: {team: ml}}\n"), "labells"),
+        template("object-metadata-typo", GOOD_TEMPLATE.replace("{name: default}",
+                                                               "{name: default, namspace: a}"),
+                 "namspace"),
+        template("kubectl-get-output-ok", GOOD_TEMPLATE.replace(
+            "{name: default}", "{name: default, uid: 1b2c, resourceVersion: '42', "
+            "creationTimestamp: '2024-01-01T00:00:00Z'}"), "", exit=0),
         template("annotations-list", GOOD_TEMPLATE.replace(
             "template:\n", "template:\n  metadata: {annotations: [a]}\n"), "annotations"),
         template("label-key-bad", GOOD_TEMPLATE.replace(

@@ -4,6 +4,7 @@ otherwise empty the template without a word."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +59,24 @@ def _only_keys(document: Mapping[str, Any], allowed: tuple[str, ...], where: str
                                 fix=f"use only {', '.join(allowed)} here (check the spelling)")
 
 
+@functools.lru_cache(maxsize=1)
+def _metadata_keys() -> tuple[str, ...]:
+    """The fields of ObjectMeta as they are written in YAML (camelCase)."""
+    from kubernetes.client import V1ObjectMeta
+
+    keys = []
+    for name, field in V1ObjectMeta.model_fields.items():
+        choices = getattr(field.validation_alias, "choices", None)
+        keys.append(str(choices[0]) if choices else field.alias or name)
+    return tuple(sorted(keys))
+
+
+def _metadata(value: Any, field: str, source: str | None) -> Mapping[str, Any]:
+    metadata = _mapping(value, field, source)
+    _only_keys(metadata, _metadata_keys(), f"{field}.", source)
+    return metadata
+
+
 def _object_name(metadata: Mapping[str, Any], source: str | None) -> tuple[str | None,
                                                                             str | None]:
     name, namespace = metadata.get("name"), metadata.get("namespace")
@@ -85,12 +104,12 @@ def template_parts(document: Any, source: str | None) -> TemplateParts:
                                 f"kind: {kind}", file=source, field="apiVersion",
                                 fix="write apiVersion: v1")
     _only_keys(document, _TOP_KEYS[kind], "", source)
-    metadata = _mapping(document.get("metadata"), "metadata", source)
+    metadata = _metadata(document.get("metadata"), "metadata", source)
     name, namespace = _object_name(metadata, source)
     if kind == "PodTemplate":
         body = _mapping(document.get("template"), "template", source)
         _only_keys(body, _TEMPLATE_KEYS, "template.", source)
-        pod_metadata = _mapping(body.get("metadata"), "template.metadata", source)
+        pod_metadata = _metadata(body.get("metadata"), "template.metadata", source)
         spec = body.get("spec")
     else:
         pod_metadata, spec = metadata, document.get("spec")
