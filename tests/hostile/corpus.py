@@ -209,6 +209,8 @@ def yaml_cases() -> list[Case]:
         override("only-comments", "# nothing here\n", "found 0"),
         override("null-document", "null\n", "found 0"),
         override("list-document", "- a\n- b\n", "mapping"),
+        override("kind-list", "kind: []\n", "kind"),
+        override("kind-mapping", "apiVersion: v1\nkind: {a: b}\n", "kind"),
         override("scalar-document", "hello\n", "mapping"),
         override("merge-key-scalar", "nodeSelector:\n  <<: 5\n", "ov.yaml"),
         override("complex-key", "? [a, b]\n: c\n", "ov.yaml"),

@@ -96,7 +96,7 @@ def template_parts(document: Any, source: str | None) -> TemplateParts:
     kind = document.get("kind")
     if kind is None and "apiVersion" not in document:
         return TemplateParts(None, None, document, None, None)
-    if kind not in _TOP_KEYS:
+    if not isinstance(kind, str) or kind not in _TOP_KEYS:
         raise TemplateFileError(f"kind {brief(kind)} is not a pod template", file=source,
                                 field="kind", fix=_SHAPES)
     if document.get("apiVersion") != "v1":
