@@ -18,7 +18,7 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from podtemplate import PodTemplate, PodTemplateError, Resources, Role
+from podtemplate import PodTemplate, PodTemplateError, Resources, Role, task
 from podtemplate.cli import main
 from podtemplate.testing import assert_valid_pod
 from podtemplate.testing.cli import rendered_documents
@@ -185,3 +185,20 @@ _ARGUMENTS: dict[Any, set[str]] = {
     Resources: {"cpu", "memory", "gpu", "extra"},
     Role: {"replicas", "env", "image", "requests", "limits"},
 }
+
+
+def _fuzzed_function() -> None:
+    """The function the fuzzed task definitions decorate."""
+
+
+@FUZZ
+@given(values=st.dictionaries(st.sampled_from(["name", "image", "command", "env", "requests",
+                                               "limits", "pod_template", "pod_template_name",
+                                               "task_config", "interruptible"]),
+                              PYTHON_VALUES, max_size=4))
+def test_fuzzed_task_api(values: dict[str, Any]) -> None:
+    """@task with arbitrary arguments: a task, or our one-line error."""
+    try:
+        task(**values)(_fuzzed_function)
+    except PodTemplateError as error:
+        assert "\n" not in str(error)
