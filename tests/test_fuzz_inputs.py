@@ -18,7 +18,16 @@ import yaml
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from podtemplate import PodTemplate, PodTemplateError, Resources, Role, task
+from podtemplate import (
+    InternalError,
+    Platform,
+    PodTemplate,
+    PodTemplateError,
+    Resources,
+    Role,
+    render,
+    task,
+)
 from podtemplate.cli import main
 from podtemplate.testing import assert_valid_pod
 from podtemplate.testing.cli import rendered_documents
@@ -197,8 +206,12 @@ def _fuzzed_function() -> None:
                                                "task_config", "interruptible"]),
                               PYTHON_VALUES, max_size=4))
 def test_fuzzed_task_api(values: dict[str, Any]) -> None:
-    """@task with arbitrary arguments: a task, or our one-line error."""
+    """@task with arbitrary arguments: a task, or our one-line error; a task accepted
+    renders, or fails as bad input (never as an internal error)."""
     try:
-        task(**values)(_fuzzed_function)
+        defined = task(**values)(_fuzzed_function)
+        render(defined, platform=Platform(defaultImage="python:3.11"))
+    except InternalError as error:
+        raise AssertionError(f"accepted at definition, broke the render: {error}") from error
     except PodTemplateError as error:
         assert "\n" not in str(error)
