@@ -360,6 +360,8 @@ def platform_cases() -> list[Case]:
         platform("default-negative", "defaultResources: {requests: {cpu: '-1'}}\n", "negative"),
         platform("default-exponent", "defaultResources: {limits: {memory: 1e9999999}}\n",
                  "1e9999999"),
+        platform("default-exa-suffix", "defaultResources: {requests: {memory: 1Ei}, limits: "
+                 "{memory: 2Ei}}\n", "", exit=0),
         platform("default-words", "defaultResources: {requests: {cpu: lots}}\n", "lots"),
         platform("default-resources-list", "defaultResources: [cpu]\n", "defaultResources"),
         platform("default-requests-list", "defaultResources: {requests: [cpu]}\n", "requests"),
@@ -636,6 +638,9 @@ def api_cases() -> list[ApiCase]:
         ApiCase("task-on-int", lambda: pt.task(name="x")(5), "function"),
         ApiCase("task-config-object", lambda: make_task(task_config=object()), "task_config"),
         ApiCase("role-unknown-argument", lambda: pt.Role(replicass=2), "replicass"),
+        ApiCase("platform-bad-quantity",
+                lambda: pt.Platform(defaultResources={"requests": {"cpu": "lots"}}), "lots"),
+        ApiCase("platform-unknown-key", lambda: pt.Platform(bogus=1), "bogus"),
         ApiCase("with-overrides-dict", lambda: make_task().with_overrides(pod_template={}),
                 "pod_template"),
     ]

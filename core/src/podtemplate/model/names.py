@@ -127,7 +127,7 @@ def _quantity_problem(text: str) -> str | None:
     if match is None:
         return "is not a Kubernetes quantity"
     suffix = match.group(3) or ""
-    if suffix[:1] in ("e", "E") and abs(int(suffix[1:])) > _MAX_EXPONENT:
+    if suffix not in _SUFFIX and abs(int(suffix[1:])) > _MAX_EXPONENT:  # 1e3, not 1E
         return f"has an exponent beyond +/-{_MAX_EXPONENT}"
     if text.startswith("-") and parse_quantity(text) != 0:
         return "is negative (a resource quantity cannot be)"
@@ -178,6 +178,6 @@ def parse_quantity(value: str) -> Decimal:
         raise InvalidQuantityError(f"{value!r} is not a Kubernetes quantity")
     suffix = match.group(3) or ""
     number = Decimal(value[: len(value) - len(suffix)] if suffix else value)
-    if suffix[:1] in ("e", "E"):
+    if suffix not in _SUFFIX:  # a decimal exponent (e3), not E or Ei
         return number * Decimal(10) ** int(suffix[1:])
     return number * Decimal(str(_SUFFIX[suffix]))
