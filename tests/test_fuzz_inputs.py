@@ -215,3 +215,61 @@ def test_fuzzed_task_api(values: dict[str, Any]) -> None:
         raise AssertionError(f"accepted at definition, broke the render: {error}") from error
     except PodTemplateError as error:
         assert "\n" not in str(error)
+
+
+QUANTITIES = st.one_of(st.sampled_from(["1", "500m", "0", "1Gi", "1e3", "-0", "0.5", "1e-30",
+                                        "1e30", "9Ei", "1E", ".5", 1, 0, 2.5, 1e-9]),
+                       st.integers(0, 10**20))
+RESOURCE_MAPS = st.dictionaries(st.sampled_from(["cpu", "memory", "nvidia.com/gpu"]),
+                                QUANTITIES, max_size=2)
+CONTAINERS = st.fixed_dictionaries(
+    {"name": st.sampled_from(["primary", "default", "side", "default-init"])},
+    optional={"image": st.sampled_from(["a", "b:1"]),
+              "env": st.lists(st.fixed_dictionaries({"name": st.sampled_from(["A", "B"]),
+                                                     "value": st.text(max_size=3)}),
+                              max_size=2),
+              "resources": st.fixed_dictionaries({}, optional={"requests": RESOURCE_MAPS,
+                                                               "limits": RESOURCE_MAPS}),
+              "$patch": st.sampled_from(["delete", "replace", "merge"]),
+              "args": st.lists(st.text(max_size=3), max_size=2)})
+POD_SPECS = st.fixed_dictionaries({}, optional={
+    "containers": st.lists(CONTAINERS, max_size=3),
+    "initContainers": st.lists(CONTAINERS, max_size=2),
+    "nodeSelector": st.dictionaries(st.sampled_from(["a", "b"]), st.text(max_size=3),
+                                    max_size=2),
+    "restartPolicy": st.sampled_from(["Never", "Always", "OnFailure"]),
+    "tolerations": st.lists(st.fixed_dictionaries(
+        {"key": st.sampled_from(["a", "b"])},
+        optional={"$patch": st.sampled_from(["delete", "replace"])}), max_size=2),
+    "overhead": st.dictionaries(st.just("cpu"), QUANTITIES, max_size=1),
+    "$patch": st.sampled_from(["replace", "merge"])})
+SETTINGS = st.dictionaries(st.sampled_from(["cpu", "memory", "gpu"]), QUANTITIES, max_size=3)
+
+
+@FUZZ
+@given(spec=POD_SPECS, override=st.one_of(st.none(), POD_SPECS), requests=SETTINGS,
+       limits=SETTINGS, defaults=st.dictionaries(st.sampled_from(["cpu", "memory"]),
+                                                 QUANTITIES, max_size=2),
+       env=st.dictionaries(st.sampled_from(["A", "B", "X_1"]), st.one_of(
+           st.text(max_size=5), st.integers(), st.booleans(),
+           st.floats(allow_nan=False, allow_infinity=False)), max_size=3))
+def test_fuzzed_near_valid_definitions_render(spec: dict[str, Any], override: Any,
+                                              requests: dict[str, Any], limits: dict[str, Any],
+                                              defaults: dict[str, Any],
+                                              env: dict[str, Any]) -> None:
+    """Near-valid pod specs, quantities and settings: what is accepted at definition
+    renders to valid pods or fails as bad input, never as an internal error."""
+    try:
+        defined = task(image="img", env=env, requests=Resources(**requests),
+                       limits=Resources(**limits), pod_template=PodTemplate(spec))(
+            _fuzzed_function)
+        if override is not None:
+            defined = defined.with_overrides(pod_template=PodTemplate(override))
+        platform = Platform(defaultImage="python:3.11",
+                            defaultResources={"requests": defaults, "limits": defaults})
+        for manifest in render(defined, platform=platform):
+            assert_valid_pod(manifest)
+    except InternalError as error:
+        raise AssertionError(f"an internal error: {error}") from error
+    except PodTemplateError as error:
+        assert "\n" not in str(error)
