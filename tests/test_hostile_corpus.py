@@ -162,7 +162,7 @@ def test_hostile_case(case: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     root.mkdir()
     _materialize(root, case.files)
     before = _snapshot(root)
-    args = ["render", *case.args, *(["-o", case.output] if case.output else [])]
+    args = [case.command, *case.args, *(["-o", case.output] if case.output else [])]
     if case.child:
         code, stdout, stderr = _run_child(case, root, args)
     else:

@@ -48,6 +48,7 @@ class Case:
     child: bool = False
     env: dict[str, str] = field(default_factory=dict)
     output: str | None = "out"  # -o; None: stdout
+    command: str = "render"
 
 
 @dataclass(frozen=True)
@@ -579,9 +580,28 @@ def cli_cases() -> list[Case]:
     ]
 
 
+def coverage_cases() -> list[Case]:
+    def coverage(case_id: str, files: dict[str, Content], args: tuple[str, ...], says: str,
+                 **options: Any) -> Case:
+        return Case(case_id, files, args, says, command="coverage", output=None, **options)
+
+    return [
+        coverage("schema-empty", {"s.json": ""}, ("--schema", "s.json"), "s.json"),
+        coverage("schema-not-json", {"s.json": "[[[["}, ("--schema", "s.json"), "JSON"),
+        coverage("schema-deep", {"s.json": "[" * 100_000}, ("--schema", "s.json"), "s.json"),
+        coverage("schema-list", {"s.json": "[]"}, ("--schema", "s.json"), "OpenAPI"),
+        coverage("schema-no-components", {"s.json": '{"components": 5}'},
+                 ("--schema", "s.json"), "s.json"),
+        coverage("unknown-plugin", {}, ("--plugin", "nope"), "nope"),
+        coverage("output-is-folder", {"out/keep": "x"}, ("--plugin", "python", "-o", "out"),
+                 "folder"),
+    ]
+
+
 def all_cases() -> list[Case]:
     groups = {"encoding": encoding_cases, "yaml": yaml_cases, "template": template_file_cases,
-              "platform": platform_cases, "module": module_cases, "cli": cli_cases}
+              "platform": platform_cases, "module": module_cases, "cli": cli_cases,
+              "coverage": coverage_cases}
     return [dataclasses.replace(case, id=f"{group}/{case.id}")
             for group, make in groups.items() for case in make()]
 
