@@ -115,9 +115,9 @@ def test_patch_delete_removes_inherited_volume(render_pods, platform) -> None:  
 
 def test_default_template_applies_and_named_replaces_it(render_pods, templates_dir) -> None:  # type: ignore[no-untyped-def]
     folder = templates_dir({
-        "default.yaml": "kind: PodTemplate\nmetadata: {name: default}\n"
+        "default.yaml": "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: default}\n"
                         "template: {spec: {priorityClassName: low, containers: []}}\n",
-        "other.yaml": "kind: PodTemplate\nmetadata: {name: other, namespace: team}\n"
+        "other.yaml": "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: other, namespace: team}\n"
                       "template: {spec: {schedulerName: custom}}\n",
     })
     platform = Platform(templates=folder, defaultTemplate="default", namespace="team",
@@ -138,7 +138,7 @@ def test_default_template_applies_and_named_replaces_it(render_pods, templates_d
 
 def test_missing_default_template_is_fine_but_missing_named_is_an_error(
         render_pods, templates_dir) -> None:  # type: ignore[no-untyped-def]
-    folder = templates_dir({"x.yaml": "kind: PodTemplate\nmetadata: {name: exists}\n"
+    folder = templates_dir({"x.yaml": "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: exists}\n"
                                       "template: {spec: {}}\n"})
     platform = Platform(templates=folder, defaultTemplate="nope", namespace="team",
                         fallbackNamespace="platform", defaultImage="python:3.11")
@@ -160,10 +160,12 @@ def test_missing_default_template_is_fine_but_missing_named_is_an_error(
 
 def test_namespace_lookup_prefers_task_namespace(render_pods, templates_dir) -> None:  # type: ignore[no-untyped-def]
     folder = templates_dir({"t.yaml": """
+        apiVersion: v1
         kind: PodTemplate
         metadata: {name: t, namespace: team}
         template: {spec: {schedulerName: from-team}}
         ---
+        apiVersion: v1
         kind: PodTemplate
         metadata: {name: t}
         template: {spec: {schedulerName: from-platform}}
@@ -258,6 +260,7 @@ def test_interruptible_adds_platform_fragment(render_pods) -> None:  # type: ign
 
 def test_magic_container_names_in_cluster_template(render_pods, templates_dir) -> None:  # type: ignore[no-untyped-def]
     folder = templates_dir({"m.yaml": """
+        apiVersion: v1
         kind: PodTemplate
         metadata: {name: m}
         template:
@@ -440,6 +443,7 @@ def test_scheduling_role_takes_placement_but_no_task_resources(templates_dir) ->
     from podtemplate.render import make_context
 
     folder = templates_dir({"gpu.yaml": """
+        apiVersion: v1
         kind: PodTemplate
         metadata: {name: gpu}
         template:

@@ -18,9 +18,9 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def test_store_reads_multi_document_files_and_namespaces(tmp_path: Path) -> None:
-    write(tmp_path, "a.yaml", "kind: PodTemplate\nmetadata: {name: a}\ntemplate: {spec: {}}\n"
-          "---\nkind: PodTemplate\nmetadata: {name: b, namespace: team}\ntemplate: {spec: {}}\n")
-    write(tmp_path / "nested", "c.yml", "kind: PodTemplate\nmetadata: {name: c}\n"
+    write(tmp_path, "a.yaml", "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: a}\ntemplate: {spec: {}}\n"
+          "---\napiVersion: v1\nkind: PodTemplate\nmetadata: {name: b, namespace: team}\ntemplate: {spec: {}}\n")
+    write(tmp_path / "nested", "c.yml", "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: c}\n"
           "template: {spec: {}}\n")
     store = FolderTemplateStore(tmp_path, home_namespace="platform")
     assert store.names() == [("platform", "a"), ("platform", "c"), ("team", "b")]
@@ -36,12 +36,12 @@ def test_store_rejects_wrong_kind_with_file(tmp_path: Path) -> None:
 
 
 def test_store_rejects_duplicates_and_bad_specs(tmp_path: Path) -> None:
-    write(tmp_path, "a.yaml", "kind: PodTemplate\nmetadata: {name: a}\ntemplate: {spec: {}}\n"
-          "---\nkind: PodTemplate\nmetadata: {name: a}\ntemplate: {spec: {}}\n")
+    write(tmp_path, "a.yaml", "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: a}\ntemplate: {spec: {}}\n"
+          "---\napiVersion: v1\nkind: PodTemplate\nmetadata: {name: a}\ntemplate: {spec: {}}\n")
     with pytest.raises(TemplateFileError, match="defined twice"):
         FolderTemplateStore(tmp_path, home_namespace="platform")
     other = tmp_path / "other"
-    path = write(other, "q.yaml", "kind: PodTemplate\nmetadata: {name: q}\ntemplate:\n"
+    path = write(other, "q.yaml", "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: q}\ntemplate:\n"
                  "  spec: {containers: [{name: primary, resources: {limits: {cpu: 4 cores}}}]}\n")
     with pytest.raises(InvalidQuantityError) as error:
         FolderTemplateStore(other, home_namespace="platform")

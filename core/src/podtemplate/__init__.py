@@ -13,12 +13,14 @@ from .dispatch import build_plugin_manager
 from .errors import (
     DefinitionError,
     InputError,
+    InternalError,
     InvalidNameError,
     InvalidPodSpecError,
     InvalidQuantityError,
     ManifestValidationError,
     MergeError,
     MissingPluginError,
+    OutputError,
     PlatformConfigError,
     PluginError,
     PodTemplateError,
@@ -32,7 +34,7 @@ from .manifest import get_path, object_metadata, place, pod_manifest
 from .merge.engine import merge
 from .model.roles import FieldDecl, RoleSpec, TaskType
 from .model.task import Task, task
-from .model.templates import ConfigModel, PodTemplate, Resources, Role
+from .model.templates import ConfigModel, Int32, PodTemplate, Resources, Role
 from .platform import Platform, load_platform
 from .render import make_context, render, render_task
 from .resolve.pod import resolve_pod
@@ -45,12 +47,15 @@ __all__ = [
     "DefinitionError",
     "FieldDecl",
     "InputError",
+    "Int32",
+    "InternalError",
     "InvalidNameError",
     "InvalidPodSpecError",
     "InvalidQuantityError",
     "ManifestValidationError",
     "MergeError",
     "MissingPluginError",
+    "OutputError",
     "Platform",
     "PlatformConfigError",
     "PluginError",

@@ -23,6 +23,9 @@ __all__ = [
     "PluginError",
     "MissingPluginError",
     "ManifestValidationError",
+    "OutputError",
+    "InternalError",
+    "brief",
 ]
 
 
@@ -80,10 +83,27 @@ class PodTemplateError(Exception):
         return self.render()
 
 
-def _one_line(part: str) -> str:
+def brief(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: a message quotes what the user gave
+    without growing to the size of a hostile input (or calling a costly ``repr``)."""
+    if isinstance(value, (str, int, float, bool, type(None))):
+        try:
+            text = repr(value)
+        except ValueError:  # an integer too long to print
+            text = f"<integer of about {value.bit_length() * 3 // 10} digits>"  # type: ignore[union-attr]
+    else:
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _one_line(part: object) -> str:
     """A location part (a task name, a field path with a user's key) with control
-    characters escaped: an error is printed as one line, whatever the user wrote."""
-    return part if part.isprintable() else part.encode("unicode_escape").decode("ascii")
+    characters escaped and its length bounded: an error is printed as one short line,
+    whatever the user wrote."""
+    text = part if isinstance(part, str) else brief(part)
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
 
 
 class DefinitionError(PodTemplateError):
@@ -140,3 +160,14 @@ class MissingPluginError(PluginError):
 
 class ManifestValidationError(PodTemplateError):
     """A rendered manifest does not validate against its schema."""
+
+
+class OutputError(PodTemplateError):
+    """The output folder or a file in it cannot be written (nothing was written)."""
+
+
+class InternalError(PodTemplateError):
+    """Not bad input: a bug in podtemplate or a plugin. Exits 70 (EX_SOFTWARE); the CLI
+    asks for a report, and ``--debug`` shows the traceback."""
+
+    exit_code = 70

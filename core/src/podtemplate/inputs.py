@@ -8,7 +8,8 @@ import typing
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, brief
+from .model.plaindata import plain_copy
 from .model.task import Task
 
 __all__ = ["parse_input_pairs", "inputs_for"]
@@ -19,12 +20,13 @@ def parse_input_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
-            raise InputError(f"--input {pair!r} is not NAME=VALUE", fix="write --input epochs=3")
+            raise InputError(f"--input {brief(pair)} is not NAME=VALUE",
+                             fix="write --input epochs=3")
         out[name] = value
     return out
 
 
-def _convert(text: str, annotation: Any) -> Any:
+def _convert(text: str, annotation: Any, field: str) -> Any:
     origin = typing.get_origin(annotation) or annotation
     if annotation in (inspect.Parameter.empty, str, Any):
         return text
@@ -38,10 +40,13 @@ def _convert(text: str, annotation: Any) -> Any:
     if annotation in (int, float):
         return annotation(text)
     if origin in (list, dict, tuple):
-        value = json.loads(text)
+        try:
+            value = json.loads(text)
+        except RecursionError:
+            raise ValueError("nested too deeply") from None
         if not isinstance(value, list if origin in (list, tuple) else dict):
             raise ValueError(text)
-        return value
+        return plain_copy(value, root=field, error=InputError)  # bounded depth and size
     raise ValueError(f"unsupported parameter type {annotation!r}")
 
 
@@ -60,10 +65,12 @@ def inputs_for(task: Task, raw: Mapping[str, str]) -> dict[str, Any]:
             continue
         annotation = hints.get(name, parameter.annotation)
         try:
-            out[name] = _convert(text, annotation)
+            out[name] = _convert(text, annotation, f"inputs.{name}")
+        except InputError as error:
+            raise error.located(task=task.name) from None
         except (ValueError, TypeError):
             type_name = getattr(annotation, "__name__", str(annotation))
-            raise InputError(f"--input {name}={text!r} is not a valid {type_name}",
+            raise InputError(f"--input {name}={brief(text)} is not a valid {type_name}",
                              task=task.name, field=f"inputs.{name}",
                              fix=f"give a {type_name} value") from None
     return out
@@ -74,6 +81,6 @@ def check_inputs_known(tasks: list[Task], raw: Mapping[str, str]) -> None:
     for name in raw:
         if not any(t.signature is not None and name in t.signature.parameters for t in tasks):
             known = sorted({p for t in tasks if t.signature for p in t.signature.parameters})
-            raise InputError(f"--input {name!r} is not a parameter of any selected task",
+            raise InputError(f"--input {brief(name)} is not a parameter of any selected task",
                              field=f"inputs.{name}",
                              fix=f"use one of: {', '.join(known) or 'no parameters'}")

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from .errors import PlatformConfigError, PodTemplateError
 from .files.yamlio import load_path
+from .guard import guarded
 from .model.names import check_dns1123_label, check_quantity
 from .model.podspec import validate_pod_spec
 
@@ -33,6 +34,13 @@ class Platform(BaseModel):
     """The admin's configuration. Unknown keys are errors; CLI flags override fields."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @guarded
+    def __init__(self, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except (ValidationError, PodTemplateError) as error:
+            raise _config_error(error, None) from None
 
     namespace: str | None = None
     templates: Path | None = None
@@ -68,6 +76,7 @@ class Platform(BaseModel):
         return self.fallback_namespace or self.namespace or "default"
 
 
+@guarded
 def load_platform(path: str | Path | None = None, **overrides: Any) -> Platform:
     """Load platform.yaml (``templates`` resolved relative to it) and apply CLI overrides
     (keyword names as the model's Python fields; None means not given)."""
@@ -88,15 +97,19 @@ def load_platform(path: str | Path | None = None, **overrides: Any) -> Platform:
             data[aliases[key]] = value
     try:
         return Platform.model_validate(data)
-    except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"])
-        message = first["msg"].removeprefix("Value error, ")
-        if first["type"] == "extra_forbidden":
-            message = f"unknown key '{first['loc'][-1]}'"
-        raise PlatformConfigError(
-            message, file=source, field=field,
-            fix="see the platform.yaml keys in README.md") from None
-    except PodTemplateError as error:
-        raise PlatformConfigError(error.message, file=source, field=error.field,
-                                  fix=error.fix) from None
+    except (ValidationError, PodTemplateError) as error:
+        raise _config_error(error, source) from None
+
+
+def _config_error(error: ValidationError | PodTemplateError, source: str | None
+                  ) -> PlatformConfigError:
+    if isinstance(error, PodTemplateError):
+        return PlatformConfigError(error.message, file=source, field=error.field,
+                                   fix=error.fix)
+    first = error.errors()[0]
+    field = ".".join(str(part) for part in first["loc"])
+    message = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "extra_forbidden":
+        message = f"unknown key '{first['loc'][-1]}'"
+    return PlatformConfigError(message, file=source, field=field,
+                               fix="see the platform.yaml keys in README.md")

@@ -46,7 +46,7 @@ from .model.names import (
 from .model.podspec import validate_pod_spec, validate_pod_template_spec
 from .model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType, config_of
 from .model.task import Task, defining_task, sample_function_task
-from .model.templates import ConfigModel, EnvValue, PodTemplate, Resources, Role
+from .model.templates import ConfigModel, EnvValue, Int32, PodTemplate, Resources, Role
 from .resolve.layers import Layer
 from .resolve.pod import task_layers
 from .runtime import function_entrypoint
@@ -65,6 +65,7 @@ __all__ = [
     # the shared concepts
     "ConfigModel",
     "EnvValue",
+    "Int32",
     "PodTemplate",
     "Resources",
     "Role",

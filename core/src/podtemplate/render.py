@@ -10,7 +10,8 @@ import pluggy
 
 from .context import RenderContext
 from .dispatch import build_manifests, build_plugin_manager, check_manifest, define_roles
-from .errors import ManifestValidationError, PodTemplateError
+from .errors import DefinitionError, ManifestValidationError, PodTemplateError, brief
+from .guard import guarded
 from .inputs import check_inputs_known
 from .model.task import Task
 from .model.templates import PodTemplate
@@ -20,6 +21,7 @@ from .resolve.pod import resolve_pod
 __all__ = ["render", "iter_render", "render_task", "make_context"]
 
 
+@guarded
 def make_context(*, platform: Platform | str | Path | None = None,
                  templates: str | Path | None = None, namespace: str | None = None,
                  override: PodTemplate | str | Path | None = None,
@@ -39,6 +41,7 @@ def make_context(*, platform: Platform | str | Path | None = None,
                          override=override, inputs=dict(inputs or {}), provenance=provenance)
 
 
+@guarded
 def render_task(task: Task, context: RenderContext) -> list[dict[str, Any]]:
     """Every manifest of one task, checked by the manifest-check hooks."""
     roles = define_roles(task, context)
@@ -61,9 +64,11 @@ def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[
         try:
             yield from render_task(task, context)
         except PodTemplateError as error:
-            raise error.located(task=task.name) from None
+            error.located(task=task.name)
+            raise  # as it is: an internal error keeps its cause for --debug
 
 
+@guarded
 def render(tasks: Task | Iterable[Task], *, platform: Platform | str | Path | None = None,
            templates: str | Path | None = None, namespace: str | None = None,
            override: PodTemplate | str | Path | None = None,
@@ -74,8 +79,22 @@ def render(tasks: Task | Iterable[Task], *, platform: Platform | str | Path | No
     ``platform`` is a :class:`Platform` or a platform.yaml path; ``override`` a run
     override template applied to every task (layer 4); ``inputs`` ``--input`` values.
     """
-    if isinstance(tasks, Task):
-        tasks = [tasks]
+    tasks = _task_list(tasks)
     context = make_context(platform=platform, templates=templates, namespace=namespace,
                            override=override, inputs=inputs, plugin_manager=plugin_manager)
     return list(iter_render(tasks, context))
+
+
+def _task_list(tasks: Any) -> list[Task]:
+    if isinstance(tasks, Task):
+        return [tasks]
+    if isinstance(tasks, (str, bytes)) or not isinstance(tasks, Iterable):
+        raise DefinitionError(f"render takes a task or a list of tasks, not {brief(tasks)}",
+                              fix="pass the objects made by @task (or a plugin's task class)")
+    items = list(tasks)
+    for item in items:
+        if not isinstance(item, Task):
+            raise DefinitionError(f"render takes tasks, but was given {brief(item)}",
+                                  fix="pass the objects made by @task (or a plugin's task "
+                                  "class), not their names")
+    return items

@@ -19,14 +19,10 @@ from ..dispatch import (
 )
 from ..errors import PluginError, PodTemplateError
 from ..render import make_context
+from .guard import clean_errors, debug_option
+from .output import write_file
 
 __all__ = ["coverage_command", "plugins_command"]
-
-
-def _clean_errors(run: Any) -> Any:
-    from .main import clean_errors  # the CLI's one error printer (cli imports this module)
-
-    return clean_errors(run)
 
 
 @click.command("coverage")
@@ -42,12 +38,13 @@ def _clean_errors(run: Any) -> Any:
 @click.option("--allow-unverified", is_flag=True,
               help="Exit 0 even when a task type's custom resources cannot be checked "
               "against its CRD (shown as unverified).")
+@debug_option
 def coverage_command(plugins: tuple[str, ...], fmt: str, output: str,
                      schema: str | None, allow_unverified: bool) -> None:
     """The matrix of task type x role x field: applied, operator-owned, unsupported
     (reason) or LOST. Exits 1 when a field is LOST, a conformance check fails, or a task
     type is unverified (no CRD to check its custom resources) without --allow-unverified."""
-    _clean_errors(_coverage)(plugins, fmt, output, schema, allow_unverified)
+    clean_errors(_coverage)(plugins, fmt, output, schema, allow_unverified)
 
 
 def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | None,
@@ -65,7 +62,7 @@ def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | Non
     if output == "-":
         click.echo(text, nl=False)
     else:
-        Path(output).write_text(text, encoding="utf-8")
+        write_file(Path(output), text)
         click.echo(f"wrote {output}", err=True)
     if report.failed:
         click.echo(f"coverage: {report.lost} field(s) LOST; "
@@ -92,9 +89,10 @@ def _select(names: tuple[str, ...]) -> list[str] | None:
 @click.command("plugins")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True)
+@debug_option
 def plugins_command(fmt: str) -> None:
     """Installed plugins: distribution, version, task types and their roles."""
-    _clean_errors(_plugins)(fmt)
+    clean_errors(_plugins)(fmt)
 
 
 def _plugins(fmt: str) -> None:

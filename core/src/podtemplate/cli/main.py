@@ -3,47 +3,31 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
-from functools import wraps
+from collections.abc import Iterable, Iterator
 from importlib import metadata
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any
 
 import click
 
 from ..context import RenderContext
-from ..errors import PodTemplateError
 from ..files.yamlio import dump_json, dump_yaml
 from ..inputs import parse_input_pairs
 from ..manifest import TASK_LABEL
 from ..render import iter_render, make_context
+from .guard import clean_errors, debug_option
+from .output import write_files
 from .targets import collect_tasks
 
 __all__ = ["main"]
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def clean_errors(command: F) -> F:
-    """Bad input prints one line per problem and exits 2: never a traceback."""
-
-    @wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except PodTemplateError as error:
-            click.echo(f"error: {error}", err=True)
-            sys.exit(error.exit_code)
-
-    return run  # type: ignore[return-value]
-
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(metadata.version("podtemplate"), prog_name="podtemplate")
+@debug_option
 def main() -> None:
     """Render Kubernetes manifests for tasks that carry full pod templates."""
 
@@ -82,35 +66,28 @@ def _by_task(manifests: Iterable[dict[str, Any]]) -> Iterator[tuple[str, list[di
         yield current or "", batch
 
 
-def _write_folder(manifests: Iterable[dict[str, Any]], folder: Path, fmt: str) -> int:
-    """One file per task, written to a scratch folder first so a failure writes nothing."""
-    folder.mkdir(parents=True, exist_ok=True)
-    count = 0
-    with tempfile.TemporaryDirectory(dir=folder, prefix=".podtemplate-") as scratch:
-        written = []
-        for task, batch in _by_task(manifests):
-            path = Path(scratch) / f"{task}.{fmt}"
-            if fmt == "json":
-                text = dump_json(batch[0] if len(batch) == 1 else
-                                 {"apiVersion": "v1", "kind": "List", "items": batch})
-            else:
-                text = "".join("---\n" + dump_yaml(m) for m in batch)
-            path.write_text(text, encoding="utf-8")
-            written.append(path)
-            count += len(batch)
-        for path in written:
-            os.replace(path, folder / path.name)
-    return count
+def _task_files(manifests: Iterable[dict[str, Any]], fmt: str) -> list[tuple[str, str, int]]:
+    """Every task's file name, text and manifest count, rendered in full before anything
+    is written."""
+    files = []
+    for task, batch in _by_task(manifests):
+        if fmt == "json":
+            text = dump_json(batch[0] if len(batch) == 1 else
+                             {"apiVersion": "v1", "kind": "List", "items": batch})
+        else:
+            text = "".join("---\n" + dump_yaml(m) for m in batch)
+        files.append((f"{task}.{fmt}", text, len(batch)))
+    return files
 
 
 @main.command()
 @click.argument("targets", nargs=-1, required=True)
-@click.option("--platform", "platform_file", type=click.Path(dir_okay=False),
+@click.option("--platform", "platform_file",
               help="platform.yaml of the admin's settings.")
-@click.option("--templates", type=click.Path(file_okay=False),
+@click.option("--templates",
               help="Folder of kind: PodTemplate files (overrides platform.yaml).")
 @click.option("--namespace", help="Namespace of rendered objects and first template lookup.")
-@click.option("--override", type=click.Path(dir_okay=False),
+@click.option("--override",
               help="A pod template merged over every task as the run override.")
 @click.option("--input", "inputs", multiple=True, metavar="NAME=VALUE",
               help="A task input, typed from the function's signature. Repeatable.")
@@ -118,6 +95,7 @@ def _write_folder(manifests: Iterable[dict[str, Any]], folder: Path, fmt: str) -
               help="'-' for stdout, or a folder: one file per task.")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
               show_default=True)
+@debug_option
 @clean_errors
 def render(targets: tuple[str, ...], platform_file: str | None, templates: str | None,
            namespace: str | None, override: str | None, inputs: tuple[str, ...],
@@ -137,7 +115,9 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
             buf.seek(0)
             shutil.copyfileobj(buf, sys.stdout)
     else:
-        count = _write_folder(manifests, Path(output), fmt)
+        files = _task_files(manifests, fmt)
+        write_files(Path(output), [(name, text) for name, text, _ in files])
+        count = sum(manifest_count for _, _, manifest_count in files)
         click.echo(f"wrote {count} manifest(s) for {len(tasks)} task(s) to {output}", err=True)
     _print_warnings(context)
 

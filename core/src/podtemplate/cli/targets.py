@@ -9,8 +9,9 @@ import traceback
 from pathlib import Path
 from types import ModuleType
 
-from ..errors import MissingPluginError, PodTemplateError, TargetError
+from ..errors import MissingPluginError, PodTemplateError, TargetError, brief
 from ..model.task import Task
+from .importing import check_no_shadowing, guarded_import
 
 __all__ = ["collect_tasks", "load_module"]
 
@@ -45,7 +46,8 @@ def load_module(target: str) -> ModuleType:
     path = Path(target)
     if path.suffix == ".py" or path.exists():
         if not path.is_file():
-            raise TargetError("file not found", file=target,
+            raise TargetError("not a regular file" if path.exists() else "file not found",
+                              file=target,
                               fix="give an existing .py file, folder or an importable module")
         name, root = _module_name_for(path)
         loaded = sys.modules.get(name)
@@ -55,19 +57,22 @@ def load_module(target: str) -> ModuleType:
                               f"from {loaded.__file__}", file=target,
                               fix="rename the file or its package so module names differ")
         if str(root) not in sys.path:
+            check_no_shadowing(root, target)
             sys.path.insert(0, str(root))
         importlib.invalidate_caches()
     else:
         name = target
     try:
-        spec = importlib.util.find_spec(name)
+        spec = guarded_import(lambda: importlib.util.find_spec(name), target)
     except ModuleNotFoundError:
         spec = None
+    except (ImportError, ValueError) as error:  # a parent package failed, or a bad name
+        raise _import_error(target, error) from None
     if spec is None:
         raise TargetError("module not found", file=target,
                           fix="give a .py file path or a module importable from here")
     try:
-        return importlib.import_module(name)
+        return guarded_import(lambda: importlib.import_module(name), target)
     except TargetError:
         raise
     except Exception as error:
@@ -94,9 +99,13 @@ def collect_tasks(targets: list[str]) -> list[Task]:
             if selector:
                 found = [(a, t) for a, t in found if selector in (a, t.name)]
                 if not found:
-                    raise TargetError(f"task {selector!r} not found", file=module_target,
+                    raise TargetError(f"task {brief(selector)} not found", file=module_target,
                                       fix="name a task defined in the module")
             tasks.extend(t for _, t in found)
+    if not tasks:
+        raise TargetError("no tasks found", file=", ".join(targets),
+                          fix="define tasks with @task (or a plugin's task class) in the "
+                          "module, or point at the file that does")
     seen: dict[str, Task] = {}
     for task in tasks:
         if task.name in seen and seen[task.name] is not task:

@@ -17,4 +17,8 @@ def podtemplate_make_template_store(context: RenderContext) -> TemplateStore | N
     platform = context.platform
     if platform.templates is None:
         return None
-    return FolderTemplateStore(platform.templates, platform.home_namespace)
+    store = FolderTemplateStore(platform.templates, platform.home_namespace)
+    for path in store.skipped:
+        context.warn(f"{path}: skipped in the template folder (only .yaml and .yml files "
+                     "are read)")
+    return store

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..errors import PodTemplateError, TemplateFileError, TemplateNotFoundError
+from ..errors import PodTemplateError, TemplateFileError, TemplateNotFoundError, brief
+from ..model.template_file import template_parts
 from ..model.templates import PodTemplate
 from .yamlio import load_path
 
@@ -22,19 +23,26 @@ class TemplateStore(Protocol):
 
 
 class FolderTemplateStore:
-    """A folder of ``kind: PodTemplate`` manifests (``*.yaml``/``*.yml``, recursively,
-    multi-document allowed), as an admin would ``kubectl apply`` them. Files are read
-    and validated once, when the store is built."""
+    """A folder of ``kind: PodTemplate`` manifests (``*.yaml``/``*.yml`` in any case,
+    recursively, multi-document allowed), as an admin would ``kubectl apply`` them. Files
+    are read and validated once, when the store is built; other files are listed in
+    :attr:`skipped` (the CLI warns about each)."""
 
     def __init__(self, folder: str | Path, home_namespace: str) -> None:
         self.folder = Path(folder)
         if not self.folder.is_dir():
-            raise TemplateFileError("template folder does not exist", file=str(folder),
+            problem = "is not a folder" if self.folder.exists() else "does not exist"
+            raise TemplateFileError(f"template folder {problem}", file=str(folder),
                                     fix="point templates/--templates at a folder of "
                                     "kind: PodTemplate files")
         self._templates: dict[tuple[str, str], PodTemplate] = {}
-        files = sorted(p for p in self.folder.rglob("*") if p.suffix in {".yaml", ".yml"})
-        for path in files:
+        self.skipped: list[Path] = []
+        for path in _folder_entries(self.folder):
+            if path.is_dir():
+                continue
+            if path.suffix.lower() not in {".yaml", ".yml"}:
+                self.skipped.append(path)
+                continue
             for document in load_path(path):
                 self._add(path, document, home_namespace)
 
@@ -42,27 +50,45 @@ class FolderTemplateStore:
         kind = document.get("kind") if isinstance(document, dict) else None
         if kind != "PodTemplate":
             raise TemplateFileError(
-                f"a template folder holds only kind: PodTemplate, found kind {kind!r}",
+                f"a template folder holds only kind: PodTemplate, found kind {brief(kind)}",
                 file=str(path), fix="move other manifests out of the template folder")
-        metadata = document.get("metadata") or {}
-        name = metadata.get("name")
-        if not name:
+        try:
+            template = PodTemplate.from_manifest(document, source=str(path))
+            parts = template_parts(document, str(path))
+        except PodTemplateError as error:
+            raise error.located(file=str(path)) from None
+        if not parts.name:
             raise TemplateFileError("PodTemplate has no metadata.name", file=str(path),
                                     fix="name the template", field="metadata.name")
-        key = (metadata.get("namespace") or home_namespace, name)
+        key = (parts.namespace or home_namespace, parts.name)
         if key in self._templates:
             raise TemplateFileError(f"template {key[0]}/{key[1]} is defined twice",
                                     file=str(path), fix="keep one definition per name")
-        try:
-            self._templates[key] = PodTemplate.from_manifest(document, source=str(path))
-        except PodTemplateError as error:
-            raise error.located(file=str(path)) from None
+        self._templates[key] = template
 
     def get(self, namespace: str, name: str) -> PodTemplate | None:
         return self._templates.get((namespace, name))
 
     def names(self) -> list[tuple[str, str]]:
         return sorted(self._templates)
+
+
+# A template folder holds tens of files; `--templates /` would walk the whole disk.
+MAX_FOLDER_ENTRIES = 10_000
+
+
+def _folder_entries(folder: Path) -> list[Path]:
+    """Everything under ``folder``, sorted; a folder with more entries than any template
+    folder has is refused before the walk goes on."""
+    entries = []
+    for count, path in enumerate(folder.rglob("*"), 1):
+        if count > MAX_FOLDER_ENTRIES:
+            raise TemplateFileError(f"the template folder holds more than "
+                                    f"{MAX_FOLDER_ENTRIES} entries; refused", file=str(folder),
+                                    fix="point templates/--templates at the folder of "
+                                    "kind: PodTemplate files itself")
+        entries.append(path)
+    return sorted(entries)
 
 
 def find_template(store: TemplateStore | None, name: str, namespaces: Sequence[str], *,

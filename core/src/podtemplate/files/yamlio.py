@@ -1,8 +1,10 @@
 """Safe YAML in and deterministic YAML/JSON out.
 
-Only the safe loader is used (no Python tags). Aliases are allowed, but a document whose
-aliases expand to far more nodes than it contains (a "billion laughs" bomb) is refused
-before it is constructed.
+Only the safe loader is used (no Python tags). Files are read by :mod:`.sourcefile`
+(regular files within the size cap, UTF-8). Each document is composed, then checked
+before it is built: depth, alias cycles and an alias budget in nodes and bytes (a
+"billion laughs" bomb is refused, a large plain file is not), and a key given twice in
+one mapping is an error.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from typing import Any
 import yaml
 
 from ..errors import YamlError
+from ..limits import limits
 from ._yaml_emit import Unsupported, emit
+from .sourcefile import check_text_size, read_text
 
-__all__ = ["load_all", "load_path", "dump_yaml", "dump_json"]
+__all__ = ["StrictLoader", "check_node_graph", "load_all", "load_path", "dump_yaml",
+           "dump_json"]
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -24,23 +29,105 @@ _Dumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _DUMP_OPTIONS: dict[str, Any] = {"sort_keys": False, "default_flow_style": False,
                                  "allow_unicode": True, "width": 1000}
 
-# Expanded nodes allowed per document node before aliases count as a bomb.
-_MAX_EXPANSION = 100_000
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
-def _expanded_size(node: yaml.Node, memo: dict[int, int]) -> int:
-    key = id(node)
-    if key in memo:
-        return memo[key]
-    memo[key] = 1  # a recursive alias counts once instead of looping
-    size = 1
+class StrictLoader(_Loader):  # type: ignore[misc]
+    """The safe loader, refusing a mapping that gives one key twice (YAML would keep the
+    last silently). Keys brought in by a ``<<`` merge may be overridden, as YAML means.
+    A loader that marks source lines (for ``explain``) subclasses this one."""
+
+    source = "<string>"
+
+    def construct_mapping(self, node: yaml.Node, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                if key_node.tag == _MERGE_TAG:
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    duplicate = key in seen
+                    seen.add(key)
+                except TypeError:  # an unhashable key; the base class says so
+                    continue
+                if duplicate:
+                    raise YamlError(f"key {key!r} is given twice in one mapping at "
+                                    f"{_line(key_node)} (only the last would count)",
+                                    file=self.source, fix="keep one of them")
+        return super().construct_mapping(node, deep=deep)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
     if isinstance(node, yaml.SequenceNode):
-        size += sum(_expanded_size(child, memo) for child in node.value)
-    elif isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            size += _expanded_size(k, memo) + _expanded_size(v, memo)
-    memo[key] = size
-    return size
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def _line(node: yaml.Node) -> str:
+    return f"line {node.start_mark.line + 1}"
+
+
+def check_node_graph(root: yaml.Node, source: str) -> None:
+    """Refuse a composed document before it is built: nested deeper than the limit, an
+    alias inside the node it names (a cycle), or aliases that add more nodes or scalar
+    bytes than the budget (a bomb). Iterative, and each distinct node is visited once,
+    so neither depth nor expansion can exhaust the stack or the clock."""
+    bounds = limits()
+    done: dict[int, tuple[int, int, int]] = {}  # id -> expanded nodes, bytes, height
+    open_nodes: set[int] = set()  # the current path from the root
+    own_nodes = own_bytes = 0
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if not finished:
+            if key in done:
+                continue
+            if key in open_nodes:
+                raise YamlError(f"an alias at {_line(node)} refers to a node that contains "
+                                "it (a cycle)", file=source,
+                                fix="write the repeated part out instead of aliasing it")
+            if isinstance(node, yaml.ScalarNode):
+                done[key] = (1, len(node.value), 1)
+                own_nodes += 1
+                own_bytes += len(node.value)
+                continue
+            open_nodes.add(key)
+            stack.append((node, True))
+            stack.extend((child, False) for child in _children(node))
+            if len(open_nodes) > bounds.max_depth:
+                raise _too_deep(node, source, bounds.max_depth)
+            continue
+        open_nodes.discard(key)
+        nodes, size, height = 1, 0, 0
+        for child in _children(node):
+            child_nodes, child_bytes, child_height = done[id(child)]
+            nodes += child_nodes
+            size += child_bytes
+            height = max(height, child_height)
+        done[key] = (nodes, size, height + 1)
+        own_nodes += 1
+        if height + 1 > bounds.max_depth:
+            raise _too_deep(node, source, bounds.max_depth)
+        # What a subtree adds beyond the distinct nodes seen so far only grows towards
+        # the root, so the budget can be enforced here, before the walk ends.
+        if nodes - own_nodes > bounds.max_alias_nodes or size - own_bytes > \
+                bounds.max_alias_bytes:
+            raise YamlError(
+                f"YAML aliases near {_line(node)} expand to {nodes} nodes and {size} bytes, "
+                f"over the alias budget of {bounds.max_alias_nodes} nodes and "
+                f"{bounds.max_alias_bytes} bytes (an alias bomb?); refused",
+                file=source, fix="write the document without aliases repeating large "
+                "parts, or raise PODTEMPLATE_MAX_ALIAS_NODES / PODTEMPLATE_MAX_ALIAS_BYTES")
+
+
+def _too_deep(node: yaml.Node, source: str, depth: int) -> YamlError:
+    return YamlError(f"YAML nested more than {depth} levels deep at {_line(node)}; refused",
+                     file=source, fix="flatten the document (raise PODTEMPLATE_MAX_DEPTH "
+                     "if the nesting is real)")
 
 
 def _mark(error: yaml.YAMLError) -> str:
@@ -48,22 +135,21 @@ def _mark(error: yaml.YAMLError) -> str:
     return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
 
 
-def load_all(text: str, *, source: str = "<string>") -> list[Any]:
-    """Parse every document of ``text`` safely; empty documents are dropped."""
+def load_all(text: str, *, source: str = "<string>",
+             loader_class: type[Any] = StrictLoader) -> list[Any]:
+    """Parse every document of ``text`` safely; empty documents are dropped. Every
+    failure is a :class:`YamlError` naming ``source`` and, where known, the line."""
+    check_text_size(text, source)
     documents: list[Any] = []
     try:
-        loader = _Loader(text)
+        loader = loader_class(text)
+        loader.source = source
         try:
             while loader.check_node():
                 node = loader.get_node()
                 if node is None:
                     continue
-                if _expanded_size(node, {}) > _MAX_EXPANSION:
-                    raise YamlError(
-                        "YAML aliases expand to too many nodes (possible alias bomb); refused",
-                        fix="write the document without deeply nested aliases",
-                        file=source,
-                    )
+                check_node_graph(node, source)
                 data = loader.construct_document(node)
                 if data is not None:
                     documents.append(data)
@@ -77,16 +163,15 @@ def load_all(text: str, *, source: str = "<string>") -> list[Any]:
             fix="correct the YAML syntax (only plain YAML is accepted, no Python tags)",
             file=source,
         ) from None
+    except (ValueError, OverflowError) as error:  # an integer of over 4300 digits
+        raise YamlError(f"a value cannot be read: {error}", file=source,
+                        fix="shorten the number, or quote it as a string") from None
     return documents
 
 
 def load_path(path: str | Path) -> list[Any]:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise YamlError(f"cannot read file: {error.strerror}", file=str(path)) from None
-    return load_all(text, source=str(path))
+    """Every document of the YAML file ``path``, read by :func:`read_text`."""
+    return load_all(read_text(path), source=str(path))
 
 
 def dump_yaml(document: Any) -> str:

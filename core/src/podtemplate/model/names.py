@@ -6,7 +6,7 @@ import functools
 import re
 from decimal import Decimal
 
-from ..errors import InvalidNameError, InvalidQuantityError
+from ..errors import InvalidNameError, InvalidQuantityError, brief
 
 __all__ = [
     "check_dns1123_label",
@@ -44,7 +44,7 @@ def check_dns1123_label(value: str, *, what: str, field: str | None = None) -> s
     """Return ``value`` if it is a DNS-1123 label (container, volume, port names...)."""
     if not isinstance(value, str) or not dns1123_label_ok(value):
         raise InvalidNameError(
-            f"{what} {value!r} is not a valid DNS-1123 label",
+            f"{what} {brief(value)} is not a valid DNS-1123 label",
             fix="use at most 63 lowercase letters, digits and '-', starting and ending "
             "with a letter or digit",
             field=field,
@@ -56,7 +56,7 @@ def check_dns1123_subdomain(value: str, *, what: str, field: str | None = None) 
     """Return ``value`` if it is a DNS-1123 subdomain (object names)."""
     if not isinstance(value, str) or len(value) > 253 or not _SUBDOMAIN.fullmatch(value):
         raise InvalidNameError(
-            f"{what} {value!r} is not a valid DNS-1123 name",
+            f"{what} {brief(value)} is not a valid DNS-1123 name",
             fix="use lowercase letters, digits, '-' and '.', starting and ending with a "
             "letter or digit, at most 253 characters",
             field=field,
@@ -79,7 +79,7 @@ def check_env_name(value: str, *, what: str = "environment variable name",
                    field: str | None = None) -> str:
     if not isinstance(value, str) or not env_name_ok(value):
         raise InvalidNameError(
-            f"{what} {value!r} is not a valid environment variable name",
+            f"{what} {brief(value)} is not a valid environment variable name",
             fix="use letters, digits and '_', not starting with a digit",
             field=field,
         )
@@ -93,7 +93,7 @@ def check_label_key(key: str, *, field: str | None = None) -> str:
         ok = len(prefix) <= 253 and bool(_SUBDOMAIN.fullmatch(prefix))
     if not ok:
         raise InvalidNameError(
-            f"label or annotation key {key!r} is not valid",
+            f"label or annotation key {brief(key)} is not valid",
             fix="use an optional DNS subdomain prefix and '/', then at most 63 letters, "
             "digits, '-', '_' or '.'",
             field=field,
@@ -104,7 +104,7 @@ def check_label_key(key: str, *, field: str | None = None) -> str:
 def check_label_value(value: str, *, field: str | None = None) -> str:
     if not isinstance(value, str) or len(value) > 63 or not _LABEL_NAME.fullmatch(value):
         raise InvalidNameError(
-            f"label value {value!r} is not valid",
+            f"label value {brief(value)} is not valid",
             fix="use at most 63 letters, digits, '-', '_' or '.', starting and ending "
             "with a letter or digit",
             field=field,
@@ -112,27 +112,54 @@ def check_label_value(value: str, *, field: str | None = None) -> str:
     return value
 
 
+# Bounds of a quantity we accept: far beyond any real resource, and small enough that
+# its value is computed exactly and instantly ("1e9999999" would take Decimal minutes).
+_MAX_QUANTITY_TEXT = 64
+_MAX_EXPONENT = 30
+_FIX_QUANTITY = 'write a number with an optional suffix such as "500m", "2", "4Gi" or "1e3"'
+
+
+def _quantity_problem(text: str) -> str | None:
+    """Why ``text`` is not a quantity we accept, or None."""
+    if len(text) > _MAX_QUANTITY_TEXT:
+        return f"is longer than {_MAX_QUANTITY_TEXT} characters"
+    match = _QUANTITY.fullmatch(text)
+    if match is None:
+        return "is not a Kubernetes quantity"
+    suffix = match.group(3) or ""
+    if suffix not in _SUFFIX and abs(int(suffix[1:])) > _MAX_EXPONENT:  # 1e3, not 1E
+        return f"has an exponent beyond +/-{_MAX_EXPONENT}"
+    if text.startswith("-") and parse_quantity(text) != 0:
+        return "is negative (a resource quantity cannot be)"
+    return None
+
+
 @functools.lru_cache(maxsize=4096)  # the same few quantities, on every task of a render
 def quantity_ok(text: str) -> bool:
-    """Whether the string ``text`` is a Kubernetes quantity (the check, without an error)."""
-    return _QUANTITY.fullmatch(text) is not None
+    """Whether the string ``text`` is a Kubernetes quantity we accept: the syntax, at
+    most 64 characters, a decimal exponent within +/-30, not negative."""
+    return _quantity_problem(text) is None
 
 
 def check_quantity(value: object, *, field: str | None = None) -> str:
-    """Return a quantity as the string the API server would return (``2`` → ``"2"``)."""
+    """Return a quantity as the string the API server would return (``2`` → ``"2"``).
+    Integers and floats are accepted as kubectl accepts them."""
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise InvalidQuantityError(
-            f"resource quantity {value!r} is not a string or number",
+            f"resource quantity {brief(value)} is not a string or number",
             fix='write a Kubernetes quantity such as "500m", "2" or "4Gi"',
             field=field,
         )
-    text = str(value) if not isinstance(value, float) else repr(value)
-    if not quantity_ok(text):
-        raise InvalidQuantityError(
-            f"{value!r} is not a Kubernetes quantity",
-            fix='write a number with an optional suffix such as "500m", "2", "4Gi" or "1e3"',
-            field=field,
-        )
+    problem: str | None = "is too large"
+    if isinstance(value, int) and abs(value) >= 10**_MAX_QUANTITY_TEXT:
+        text = ""
+    else:
+        text = str.__str__(value) if isinstance(value, str) else (
+            str(int(value)) if isinstance(value, int) else repr(float(value)))
+        problem = None if quantity_ok(text) else _quantity_problem(text) or "is not valid"
+    if problem is not None:
+        raise InvalidQuantityError(f"quantity {brief(value)} {problem}", fix=_FIX_QUANTITY,
+                                   field=field)
     return text
 
 
@@ -151,6 +178,6 @@ def parse_quantity(value: str) -> Decimal:
         raise InvalidQuantityError(f"{value!r} is not a Kubernetes quantity")
     suffix = match.group(3) or ""
     number = Decimal(value[: len(value) - len(suffix)] if suffix else value)
-    if suffix[:1] in ("e", "E"):
+    if suffix not in _SUFFIX:  # a decimal exponent (e3), not E or Ei
         return number * Decimal(10) ** int(suffix[1:])
     return number * Decimal(str(_SUFFIX[suffix]))

@@ -3,7 +3,6 @@ validate strictly with the kubernetes client's pydantic models (unknown fields f
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -13,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 from ..errors import InvalidPodSpecError
 from ..merge.engine import clean, duplicate_keys
 from .names import check_dns1123_label, check_quantity, dns1123_label_ok, quantity_ok
+from .plaindata import plain_copy
 
 __all__ = [
     "normalize_pod_spec",
@@ -32,12 +32,32 @@ def normalize_pod_spec(value: Any, *, what: str = "pod_spec") -> dict[str, Any]:
     if isinstance(value, BaseModel):
         return value.model_dump(by_alias=True, exclude_none=True, mode="json")
     if isinstance(value, Mapping):
-        return copy.deepcopy(dict(value))
+        spec: dict[str, Any] = plain_copy(value)
+        _quantities_as_text(spec)
+        return spec
     raise InvalidPodSpecError(
         f"{what} must be a dict, a kubernetes.client V1PodSpec or None, not "
         f"{type(value).__name__}",
         fix="pass a camelCase dict, a V1PodSpec, or use PodTemplate.from_yaml(...)",
     )
+
+
+def _quantities_as_text(spec: dict[str, Any]) -> None:
+    """``cpu: 2`` or ``memory: 1.5`` as kubectl takes them: a number becomes the quantity
+    string the API server returns (checked, so a bool or a negative is refused here)."""
+    places: list[tuple[Any, str]] = [(spec.get("overhead"), "spec.overhead")]
+    for resources, where in [(spec.get("resources"), "spec.resources")] + [
+            (c.get("resources") if isinstance(c, dict) else None, f"spec.{name}[{i}].resources")
+            for name in _CONTAINER_LISTS if isinstance(spec.get(name), list)
+            for i, c in enumerate(spec[name])]:
+        if isinstance(resources, dict):
+            places += [(resources.get(kind), f"{where}.{kind}") for kind in ("requests", "limits")]
+    for quantities, where in places:
+        if not isinstance(quantities, dict):
+            continue
+        for name, value in quantities.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                quantities[name] = check_quantity(value, field=f"{where}.{name}")
 
 
 def field_path(spec: Mapping[str, Any], loc: Sequence[int | str], root: str = "spec") -> str:

@@ -8,7 +8,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar, overload
 
-from ..errors import DefinitionError, PodTemplateError
+from ..errors import DefinitionError, PodTemplateError, brief
+from ..guard import guarded
 from .names import check_dns1123_label, to_dns1123
 from .templates import EnvValue, PodTemplate, Resources, normalize_env
 
@@ -56,6 +57,7 @@ class Task:
     module: str | None = None
     attribute: str | None = None
 
+    @guarded
     def __post_init__(self) -> None:
         try:
             check_dns1123_label(self.name, what="task name", field="name")
@@ -68,6 +70,7 @@ class Task:
             if self.pod_template_name is not None and not self.pod_template_name:
                 raise DefinitionError("pod_template_name is empty", field="pod_template_name",
                                       fix="name a template or leave pod_template_name unset")
+            _check_types(self)
             normalize_env(self.env)
             _check_gpu(self.requests, self.limits)
         except PodTemplateError as error:
@@ -90,6 +93,32 @@ class Task:
                                   field="with_overrides.pod_template",
                                   fix="wrap the pod spec: PodTemplate(pod_spec={...})")
         return dataclasses.replace(self, override=pod_template)
+
+
+def _check_types(task: Task) -> None:
+    """Arguments of the wrong type fail here, naming the argument, rather than as an
+    AttributeError deep in a render."""
+    for name in ("requests", "limits"):
+        value = getattr(task, name)
+        if value is not None and not isinstance(value, Resources):
+            raise DefinitionError(f"{name} must be Resources, not {type(value).__name__}",
+                                  field=name, fix=f"write {name}=Resources(cpu='1', "
+                                  "memory='1Gi')")
+    for name in ("command", "args"):
+        value = getattr(task, name)
+        if value is not None and (isinstance(value, str) or not all(
+                isinstance(part, str) for part in value)):
+            raise DefinitionError(f"{name} must be a list of strings, not {brief(value)}",
+                                  field=name, fix=f"write {name}=['python', 'main.py']")
+    for name in ("image", "pod_template_name"):
+        value = getattr(task, name)
+        if value is not None and not isinstance(value, str):
+            raise DefinitionError(f"{name} must be a string, not {type(value).__name__}",
+                                  field=name, fix=f"give {name} as a string")
+    if not isinstance(task.interruptible, bool):
+        raise DefinitionError(f"interruptible must be True or False, not "
+                              f"{brief(task.interruptible)}", field="interruptible",
+                              fix="write interruptible=True")
 
 
 def _check_gpu(requests: Resources | None, limits: Resources | None) -> None:
@@ -126,7 +155,11 @@ def task(
     without it the task runs as one ``v1 Pod``. ``command`` is for task types that run a
     command instead of the function; Python tasks run the function through the executor."""
 
+    @guarded
     def wrap(function: Callable[..., Any]) -> Task:
+        if not callable(function) or not isinstance(getattr(function, "__name__", None), str):
+            raise DefinitionError(f"@task decorates a function, not {brief(function)}",
+                                  fix="put @task(...) on a def")
         task_name = name or to_dns1123(function.__name__)
         task_type = task_type_of(task_config)
         if command is not None and task_type == "python":
@@ -135,8 +168,9 @@ def task(
                 field="command", fix="drop command; the function itself is the entrypoint")
         return Task(
             name=task_name, task_type=task_type, fn=function, image=image,
-            command=tuple(command) if command is not None else None,
-            env=dict(env or {}), requests=requests, limits=limits, pod_template=pod_template,
+            command=_as_tuple(command),
+            env=dict(env) if isinstance(env, Mapping) else env or {},
+            requests=requests, limits=limits, pod_template=pod_template,
             pod_template_name=pod_template_name, task_config=task_config,
             interruptible=interruptible, module=function.__module__,
             attribute=function.__name__,
@@ -166,3 +200,14 @@ def sample_function_task(task_type: str, *, image: str, pod_template: PodTemplat
 
 def _do_nothing() -> None:
     """The function of a sample task."""
+
+
+def _as_tuple(command: Sequence[str] | None) -> tuple[str, ...] | None:
+    """``command`` as a tuple; a string stays whole so the task refuses it by name
+    (``tuple("ls -l")`` would be a list of letters)."""
+    if command is None or isinstance(command, str):
+        return command  # type: ignore[return-value]
+    try:
+        return tuple(command)
+    except TypeError:
+        return command  # type: ignore[return-value]

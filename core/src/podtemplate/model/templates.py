@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import (
     BaseModel,
@@ -17,8 +18,9 @@ from pydantic import (
     model_validator,
 )
 
-from ..errors import DefinitionError, InvalidNameError, PodTemplateError, TemplateFileError
+from ..errors import DefinitionError, InvalidNameError, PodTemplateError, TemplateFileError, brief
 from ..files.yamlio import load_all
+from ..guard import guarded
 from ..merge.aliases import PRIMARY_CONTAINER
 from .names import (
     check_dns1123_label,
@@ -29,10 +31,15 @@ from .names import (
     env_name_ok,
 )
 from .podspec import normalize_pod_spec, validate_pod_spec
+from .template_file import template_parts
 
-__all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "normalize_env"]
+__all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "Int32",
+           "normalize_env", "env_text"]
 
 EnvValue = str | int | float | bool
+INT32_MAX = 2**31 - 1
+# A count Kubernetes stores as int32 (replicas): True is not 1, and 2**31 does not wrap.
+Int32 = Annotated[int, Field(strict=True, ge=-INT32_MAX - 1, le=INT32_MAX)]
 
 
 class Resources(BaseModel):
@@ -50,22 +57,32 @@ class Resources(BaseModel):
     ephemeral_storage: str | None = None
     extra: dict[str, str] = Field(default_factory=dict)
 
+    @guarded
     def __init__(self, cpu: Any = None, memory: Any = None, gpu: Any = None,
                  ephemeral_storage: Any = None, extra: Mapping[str, Any] | None = None,
                  **extended: Any) -> None:
+        if extra is not None and not isinstance(extra, Mapping):
+            raise DefinitionError(f"Resources: extra must be a mapping of resource name to "
+                                  f"quantity, not {type(extra).__name__}", field="extra",
+                                  fix="write extra={'example.com/fpga': '1'}")
         merged = {**dict(extra or {}), **{k.replace("__", "/"): v for k, v in extended.items()}}
         super().__init__(cpu=cpu, memory=memory, gpu=gpu,
                          ephemeral_storage=ephemeral_storage, extra=merged)
 
     @field_validator("cpu", "memory", "gpu", "ephemeral_storage", mode="before")
     @classmethod
-    def _quantity(cls, value: Any) -> str | None:
-        return None if value is None else check_quantity(value)
+    def _quantity(cls, value: Any, info: ValidationInfo) -> str | None:
+        return None if value is None else check_quantity(value, field=info.field_name)
 
     @field_validator("extra", mode="before")
     @classmethod
     def _extra(cls, value: Any) -> dict[str, str]:
-        return {str(k): check_quantity(v, field=f"resources.{k}") for k, v in value.items()}
+        for key in value:
+            if not isinstance(key, str) or not key:
+                raise DefinitionError(f"Resources: resource name {brief(key)} is not a "
+                                      "string", field="extra",
+                                      fix="name the resource, e.g. 'example.com/fpga'")
+        return {k: check_quantity(v, field=f"resources.{k}") for k, v in value.items()}
 
     def to_k8s(self, gpu_resource_name: str = "nvidia.com/gpu") -> dict[str, str]:
         """The resource map as it appears in ``resources.requests``/``limits`` (a new dict)."""
@@ -86,14 +103,37 @@ class Resources(BaseModel):
 
 def normalize_env(env: Mapping[str, EnvValue] | None, *,
                   field: str = "env") -> list[dict[str, str]]:
-    """``{"A": 1}`` → ``[{"name": "A", "value": "1"}]``; booleans as ``true``/``false``."""
+    """``{"A": 1}`` → ``[{"name": "A", "value": "1"}]``; booleans as ``true``/``false``.
+    Only strings, integers, finite floats and booleans are values: ``None`` or an object
+    would render as ``"None"`` or a memory address."""
+    if env is not None and not isinstance(env, Mapping):
+        raise DefinitionError(f"{field} must be a mapping of names to values, not "
+                              f"{type(env).__name__}", field=field,
+                              fix="give a dict such as {'LOG_LEVEL': 'info'}")
     items = []
     for name, value in (env or {}).items():
         if type(name) is not str or not env_name_ok(name):
             check_env_name(name, field=f"{field}.{name}")  # raises, naming the field
-        text = ("true" if value else "false") if isinstance(value, bool) else str(value)
-        items.append({"name": name, "value": text})
+        items.append({"name": name, "value": env_text(value, f"{field}.{name}")})
     return items
+
+
+def env_text(value: Any, field: str) -> str:
+    """The string an environment value is written as."""
+    if type(value) is str:
+        return value
+    if isinstance(value, str):  # an enum's or other subclass's own text, not its repr
+        return str.__str__(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int) and abs(value) < 10**200:
+        return str(int(value))
+    if isinstance(value, float) and math.isfinite(value):
+        return repr(float(value))
+    raise DefinitionError(f"environment value {brief(value)} is not a string, a boolean or "
+                          "a finite number", field=field, fix="give a string (convert it "
+                          "with str() if that is what the task should see), or leave the "
+                          "variable out")
 
 
 class PodTemplate:
@@ -106,6 +146,7 @@ class PodTemplate:
 
     __slots__ = ("annotations", "labels", "pod_spec", "primary_container_name", "source")
 
+    @guarded
     def __init__(self, pod_spec: Any = None, primary_container_name: str = PRIMARY_CONTAINER,
                  labels: Mapping[str, str] | None = None,
                  annotations: Mapping[str, str] | None = None, *,
@@ -129,6 +170,7 @@ class PodTemplate:
         self.primary_container_name = primary_container_name
 
     @classmethod
+    @guarded
     def from_yaml(cls, path_or_text: str | Path, primary_container_name: str = PRIMARY_CONTAINER
                   ) -> PodTemplate:
         """Load ``kind: PodTemplate``, ``kind: Pod`` or a bare PodSpec from a path or text."""
@@ -146,27 +188,15 @@ class PodTemplate:
         return cls.from_manifest(documents[0], primary_container_name, source=source)
 
     @classmethod
+    @guarded
     def from_manifest(cls, document: Any, primary_container_name: str = PRIMARY_CONTAINER, *,
                       source: str | None = None) -> PodTemplate:
-        if not isinstance(document, Mapping):
-            raise TemplateFileError("a pod template must be a mapping", file=source,
-                                    fix="write kind: PodTemplate, kind: Pod or a PodSpec")
-        kind = document.get("kind")
-        if kind == "PodTemplate":
-            body = document.get("template") or {}
-            metadata = body.get("metadata") or {}
-            spec = body.get("spec")
-        elif kind == "Pod":
-            metadata = document.get("metadata") or {}
-            spec = document.get("spec")
-        elif kind is None and "apiVersion" not in document:
-            metadata, spec = {}, document
-        else:
-            raise TemplateFileError(
-                f"kind {kind!r} is not a pod template", file=source,
-                fix="use kind: PodTemplate (apiVersion: v1), kind: Pod or a bare PodSpec")
-        return cls(spec, primary_container_name, labels=metadata.get("labels"),
-                   annotations=metadata.get("annotations"), source=source)
+        try:
+            parts = template_parts(document, source)
+        except PodTemplateError as error:
+            raise error.located(file=source) from None
+        return cls(parts.spec, primary_container_name, labels=parts.labels,
+                   annotations=parts.annotations, source=source)
 
     def layer(self) -> dict[str, Any]:
         """A fresh PodTemplateSpec-shaped dict of this template, for merging."""
@@ -196,15 +226,19 @@ def _looks_like_path(value: str | Path) -> bool:
     return "\n" not in value and ":" not in value and suffix in {".yaml", ".yml", ".json"}
 
 
-def _check_metadata_map(mapping: Mapping[str, Any] | None, field: str, *,
-                        values: bool = False) -> dict[str, str]:
+def _check_metadata_map(mapping: Any, field: str, *, values: bool = False) -> dict[str, str]:
     """Check label/annotation keys (and label values); return a fresh dict of strings."""
+    if mapping is not None and not isinstance(mapping, Mapping):
+        raise InvalidNameError(f"{field} must be a mapping of strings to strings, not "
+                               f"{type(mapping).__name__}", field=field,
+                               fix="give a dict such as {'team': 'ml'}")
     out: dict[str, str] = {}
     for key, value in (mapping or {}).items():
         check_label_key(key, field=f"{field}.{key}")
         if not isinstance(value, str):
-            raise InvalidNameError(f"value of {key!r} must be a string, not {value!r}",
-                                   fix="quote the value", field=f"{field}.{key}")
+            raise InvalidNameError(f"value of {key!r} must be a string, not "
+                                   f"{type(value).__name__}", fix="quote the value",
+                                   field=f"{field}.{key}")
         if values:
             check_label_value(value, field=f"{field}.{key}")
         out[key] = value
@@ -217,6 +251,7 @@ class ConfigModel(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
+    @guarded
     def __init__(self, **data: Any) -> None:
         try:
             super().__init__(**data)
@@ -226,6 +261,8 @@ class ConfigModel(BaseModel):
             message = first["msg"].removeprefix("Value error, ")
             if first["type"] == "extra_forbidden":
                 message = f"unknown argument '{first['loc'][-1]}'"
+            elif first["type"] != "missing":
+                message += f" (got {brief(first.get('input'))})"
             raise DefinitionError(
                 f"{type(self).__name__}: {message}",
                 fix=f"see help({type(self).__name__}) for the accepted arguments",
@@ -248,7 +285,7 @@ class Role(ConfigModel):
     requests: Resources | None = None
     limits: Resources | None = None
     env: dict[str, EnvValue] | None = None
-    replicas: int | None = None
+    replicas: Int32 | None = None
     interruptible: bool | None = None
 
     @field_validator("image", "pod_template_name")
@@ -258,10 +295,10 @@ class Role(ConfigModel):
             raise ValueError(f"{info.field_name} must not be empty")
         return value
 
-    @field_validator("env")
+    @field_validator("env", mode="before")
     @classmethod
-    def _env(cls, value: dict[str, EnvValue] | None) -> dict[str, EnvValue] | None:
-        normalize_env(value)
+    def _env(cls, value: Any) -> Any:
+        normalize_env(value)  # before pydantic: our message, naming the variable
         return value
 
     @model_validator(mode="after")

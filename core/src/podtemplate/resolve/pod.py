@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +12,7 @@ from ..files.store import find_template
 from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
+from ..merge.rules import DELETE, PATCH
 from ..model.names import parse_quantity
 from ..model.podspec import validate_pod_template_spec
 from ..model.roles import RoleSpec
@@ -287,6 +288,19 @@ def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[st
 
 
 
+def _check_primary_kept(acc: dict[str, Any], primary: str, layers: list[Layer]) -> None:
+    """The layers may delete any container but the task's own."""
+    if any(c.get("name") == primary for c in acc["spec"].get("containers") or ()):
+        return
+    culprit = next((layer.label for layer in reversed(layers) if any(
+        isinstance(c, Mapping) and c.get("name") == primary and c.get(PATCH) == DELETE
+        for c in (layer.fragment.get("spec") or {}).get("containers") or ())), None)
+    raise DefinitionError(
+        f"{culprit or 'a layer'} deletes the primary container {primary!r}",
+        field=f"spec.containers[{primary}]",
+        fix="the task's own container cannot be deleted; delete its fields instead")
+
+
 def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderContext
                             ) -> Layer | None:
     """Fill the primary container's unset requests/limits from ``defaultResources``,
@@ -351,6 +365,7 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     for layer in layers[done:]:
         fold(acc, layer)
         proven = proven and layer_proven(layer, context)
+    _check_primary_kept(acc, primary, layers)
     fill = _fill_default_resources(acc, primary, context)
     for last in (fill, operator):
         if last is not None:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import PodTemplateError
+
 __all__ = [
     "POD_SPEC",
     "CONTAINER",
@@ -111,8 +113,15 @@ def load_schema_source(path: str | Path | None = None) -> SchemaSource:
         if path is None:
             return builtin_schema_source()
     path = Path(path)
-    document = json.loads(path.read_text(encoding="utf-8"))
-    return schema_source_from_document(document, path.name)
+    try:
+        return schema_source_from_document(json.loads(path.read_text(encoding="utf-8")),
+                                           path.name)
+    except (OSError, ValueError, RecursionError, LookupError, TypeError, AttributeError
+            ) as error:  # unreadable, not JSON, or not shaped like an OpenAPI document
+        raise PodTemplateError(f"cannot read a Kubernetes OpenAPI document: "
+                               f"{type(error).__name__}: {str(error)[:120]}", file=str(path),
+                               fix="give the OpenAPI v3 JSON of the Kubernetes API "
+                               "(api/v1 from /openapi/v3)") from None
 
 
 def builtin_schema_source() -> SchemaSource:

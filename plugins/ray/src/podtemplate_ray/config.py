@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError, Role
-from podtemplate.plugin import check_dns1123_label
+from podtemplate.plugin import Int32, check_dns1123_label
 from pydantic import field_validator, model_validator
 
 __all__ = ["Head", "Ray", "RayStartValue", "WorkerGroup", "ray_start_params"]
@@ -71,9 +71,9 @@ class WorkerGroup(Role):
     """
 
     name: str
-    replicas: int | None = None
-    min_replicas: int | None = None
-    max_replicas: int | None = None
+    replicas: Int32 | None = None
+    min_replicas: Int32 | None = None
+    max_replicas: Int32 | None = None
     ray_start_params: dict[str, RayStartValue] | None = None
 
     @field_validator("name")
@@ -157,7 +157,7 @@ class Ray(ConfigModel):
     ray_start_params: dict[str, RayStartValue] | None = None
     enable_autoscaling: bool = False
     shutdown_after_job_finishes: bool = True
-    ttl_seconds_after_finished: int | None = None
+    ttl_seconds_after_finished: Int32 | None = None
     ray_version: str | None = None
 
     @field_validator("ray_start_params", mode="before")
