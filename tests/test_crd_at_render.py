@@ -17,13 +17,13 @@ from podtemplate import (
     RoleSpec,
     Task,
     TaskType,
+    build_plugin_manager,
     hookimpl,
     make_context,
     object_metadata,
     render_task,
     task,
 )
-from podtemplate.plugins import build_plugin_manager
 from podtemplate_pytorch import PyTorch
 from podtemplate_ray import Ray
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
-from podtemplate.plugins import build_plugin_manager, task_types
+from podtemplate.dispatch import build_plugin_manager, task_types
 from podtemplate.schemas import shipped_crd
 
 REPO = Path(__file__).resolve().parents[1]

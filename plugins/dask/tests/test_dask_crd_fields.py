@@ -11,7 +11,6 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from podtemplate import ManifestValidationError, PodTemplate, Role, make_context, render_task, task
 from podtemplate.testing import render_cli
 from podtemplate_dask import ROLE_PATHS, Dask, _crd_fields, define_roles, strip_unknown_fields

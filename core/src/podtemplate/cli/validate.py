@@ -7,11 +7,11 @@ from pathlib import Path
 
 import click
 
-from ..errors import YamlError
 from ..dispatch import build_plugin_manager, task_types
+from ..errors import YamlError
+from ..files.yamlio import load_all
 from ..schemas.documents import DocumentProblem, strict_pod_check, validate_document
 from ..schemas.resources import crd_index
-from ..files.yamlio import load_all
 
 __all__ = ["validate_command"]
 

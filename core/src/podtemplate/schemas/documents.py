@@ -101,7 +101,7 @@ def strict_pod_check(template: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     from pydantic import ValidationError
 
     from ..errors import PodTemplateError
-    from ..podspec import field_path, validate_pod_template_spec
+    from ..model.podspec import field_path, validate_pod_template_spec
 
     try:
         V1PodTemplateSpec.model_validate(template)
@@ -120,7 +120,7 @@ def configmap_problems(document: Mapping[str, Any]) -> list[tuple[str, str]]:
     fields, a name that is not a DNS-1123 subdomain, keys that are not ConfigMap keys or
     sit in both maps, values of the wrong type, more than 1 MiB of data."""
     from ..errors import InvalidNameError
-    from ..names import check_dns1123_subdomain
+    from ..model.names import check_dns1123_subdomain
 
     found = [(key, "unknown field: a ConfigMap has apiVersion, kind, metadata, data, "
                    "binaryData and immutable") for key in document if key not in _CONFIGMAP]

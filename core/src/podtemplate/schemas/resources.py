@@ -25,14 +25,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..resolve import role_primary, task_layers
+from ..resolve.pod import role_primary, task_layers
 from ._compiled import Node
 from .crd import Crd, CrdProblem, shipped_crd, validate_custom_resource
 
 if TYPE_CHECKING:
     from ..context import RenderContext
-    from ..roles import RoleSpec, TaskType
-    from ..task import Task
+    from ..model.roles import RoleSpec, TaskType
+    from ..model.task import Task
 
 __all__ = ["CrdIndex", "LocatedProblem", "crd_index", "locate", "check_rendered",
            "path_segments", "pod_field"]
