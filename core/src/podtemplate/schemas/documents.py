@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .crd import Crd, validate_custom_resource
-from .resources import CrdIndex, crd_of
+from .resources import CrdIndex, crd_of, pod_field
 
 __all__ = ["DocumentProblem", "NOT_CHECKED", "configmap_problems", "strict_pod_check",
            "validate_document"]
@@ -192,7 +192,7 @@ def _custom_resource_problems(document: Mapping[str, Any], crd: Crd, where: str,
                                 f"version {version!r} is not checked: the {crd.kind} CRD "
                                 f"shipped ({crd.operator}) has {', '.join(crd.versions)}")]
     rule = f"{crd.kind} CRD of {crd.operator}"
-    problems = [DocumentProblem(where, what, problem.path,
+    problems = [DocumentProblem(where, what, pod_field(document, problem.segments),
                                 f"{rule}: pruned" if problem.pruned else rule,
                                 "unknown field: the API server would silently drop it"
                                 if problem.pruned else problem.message)
