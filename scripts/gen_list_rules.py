@@ -10,7 +10,9 @@ or a swagger v2 document (``definitions``). Every array-valued field reachable f
 ``io.k8s.api.core.v1.PodTemplateSpec`` is recorded with its strategic-merge and
 server-side-apply list metadata, so the merge never depends on a hand-kept table.
 The output is deterministic: the same input always yields byte-identical text, which a
-test uses to prove the committed module is up to date.
+test uses to prove the committed module is up to date. ``scripts/gen_kubernetes.py`` runs
+it on the shipped ``core/src/podtemplate/schemas/kubernetes/pod.json`` (the reduced pod
+schema, which keeps every list extension), so a fresh clone can check the table.
 """
 
 from __future__ import annotations
@@ -219,15 +221,20 @@ def literal(value: Any) -> str:
 
 def render(source: Path) -> str:
     """The full text of the generated module for the OpenAPI document at ``source``."""
-    raw = source.read_bytes()
+    return render_text(source.read_bytes(), source.name)
+
+
+def render_text(raw: bytes, name: str) -> str:
+    """The full text of the generated module for the OpenAPI document ``raw``, read from
+    a file called ``name`` (the shipped ``pod.json`` is made by scripts/gen_kubernetes.py)."""
     document = json.loads(raw)
     table = build_rules(document)
-    version = kubernetes_version(source, document)
+    version = kubernetes_version(Path(name), document)
     lines = [
         '"""List merge rules of a PodTemplateSpec, generated from the Kubernetes OpenAPI schema.',
         "",
         "GENERATED FILE - DO NOT EDIT. Regenerate with:",
-        f"    python scripts/gen_list_rules.py {source.name}",
+        f"    python scripts/gen_list_rules.py {name}",
         "",
         "Keys are field paths relative to a PodTemplateSpec: '[]' marks a list item, '{}' a",
         "map value. ``strategy`` is how podtemplate merges the list: 'map' (items merged by",
@@ -243,7 +250,7 @@ def render(source: Path) -> str:
         f"GENERATED_BY = {literal('scripts/gen_list_rules.py')}",
         f"ROOT = {literal(ROOT_SCHEMA)}",
         f"KUBERNETES_VERSION = {literal(version)}",
-        f"SOURCE = {literal(source.name)}",
+        f"SOURCE = {literal(name)}",
         f"SOURCE_SHA256 = {literal(hashlib.sha256(raw).hexdigest())}",
         "",
         "LIST_RULES: dict[str, dict[str, Any]] = {",

@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 import yaml
-from podtemplate.schemas.crd import Crd, crd_for, load_crd, validate_custom_resource
-from podtemplate.schemas.source import schemas_dir
+from podtemplate.schemas import shipped_crd
+from podtemplate.schemas.crd import Crd, load_crd, validate_custom_resource
 from podtemplate.testing import assert_valid_custom_resource
+
+PYTORCH_CRD = "podtemplate_pytorch:crds/kubeflow.org_pytorchjobs.json"
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -104,11 +106,35 @@ def test_wrong_kind_or_version(crd: Crd) -> None:
     assert problems(crd, {**job(), "apiVersion": "example.com/v9"}) == [("apiVersion", False)]
 
 
+def test_a_number_where_the_crd_types_int_or_string_as_string(tmp_path: Path) -> None:
+    schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
+        "port": {"type": "string", "format": "int-or-string"}}}}}
+    document = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "spec": {"group": "example.com", "names": {"kind": "Job"},
+                         "versions": [{"name": "v1", "schema": {"openAPIV3Schema": schema}}]}}
+    path = tmp_path / "old.yaml"
+    path.write_text(yaml.safe_dump(document))
+    crd = load_crd(str(path))
+    manifest = {"apiVersion": "example.com/v1", "kind": "Job", "spec": {"port": 8080}}
+    [found] = validate_custom_resource(manifest, crd)
+    assert found.path == "spec.port" and "string only" in found.message
+    assert validate_custom_resource({**manifest, "spec": {"port": "http"}}, crd) == []
+
+
+def test_the_schema_is_compiled_once_per_crd(crd: Crd) -> None:
+    root = crd.root("v1")
+    assert root is not None and crd.root("v1") is root
+    validate_custom_resource(job(replicas=2), crd)
+    spec = root.child("spec")
+    assert spec is not None and root.child("spec") is spec
+    assert spec.child("replicas") is spec.child("replicas")
+    assert crd.root("v9") is None
+
+
 def test_real_pytorchjob_crd() -> None:
-    crd = crd_for("kubeflow.org_pytorchjobs.yaml")
-    if crd is None:
-        pytest.skip("kubeflow.org_pytorchjobs.yaml not found: set PODTEMPLATE_SCHEMAS to the "
-                    f"shared schemas (looked in {schemas_dir()})")
+    crd = shipped_crd(PYTORCH_CRD)
+    assert (crd.group, crd.kind, list(crd.versions)) == ("kubeflow.org", "PyTorchJob", ["v1"])
+    assert crd.operator == "Kubeflow Training Operator v1.9.4"
     pod = {"metadata": {"labels": {"a": "b"}},
            "spec": {"containers": [{"name": "pytorch", "image": "x", "bogus": 1}]}}
     manifest = {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob",
@@ -118,14 +144,17 @@ def test_real_pytorchjob_crd() -> None:
     assert [(p.path, p.pruned) for p in found] == [
         ("spec.pytorchReplicaSpecs.Master.template.spec.containers[0].bogus", True)]
     with pytest.raises(AssertionError, match="bogus"):
-        assert_valid_custom_resource(manifest, "kubeflow.org_pytorchjobs.yaml")
+        assert_valid_custom_resource(manifest, PYTORCH_CRD)
     del pod["spec"]["containers"][0]["bogus"]
-    assert_valid_custom_resource(manifest, "kubeflow.org_pytorchjobs.yaml")
+    assert_valid_custom_resource(manifest, PYTORCH_CRD)
+    assert_valid_custom_resource(manifest, crd)
 
 
-def test_missing_crd_skips_with_a_reason(monkeypatch: pytest.MonkeyPatch,
-                                         tmp_path: Path) -> None:
-    monkeypatch.setenv("PODTEMPLATE_SCHEMAS", str(tmp_path))
-    assert crd_for("kubeflow.org_pytorchjobs.yaml") is None
-    with pytest.raises(pytest.skip.Exception, match="PODTEMPLATE_SCHEMAS"):
-        assert_valid_custom_resource({}, "kubeflow.org_pytorchjobs.yaml")
+def test_a_kind_without_a_declared_crd_fails_the_assertion() -> None:
+    from podtemplate import TaskType
+
+    bare = TaskType(name="bare", distribution="x", kind="PyTorchJob",
+                    api_version="kubeflow.org/v1")
+    with pytest.raises(AssertionError, match="no CRD declared"):
+        assert_valid_custom_resource({"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob"},
+                                     bare)

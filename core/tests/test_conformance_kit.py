@@ -29,10 +29,10 @@ from podtemplate import (
 from podtemplate.conformance.pod_checks import crd_findings, crd_missing_reason, shape_findings
 from podtemplate.errors import DefinitionError
 from podtemplate.model.roles import covers
-from podtemplate.schemas.crd import crd_for
+from podtemplate.schemas import shipped_crd
 from podtemplate.testing import LAYER_NAMES, LAYERS, Kit
 
-PYTORCH_CRD = "kubeflow.org_pytorchjobs.yaml"
+PYTORCH_CRD = "podtemplate_pytorch:crds/kubeflow.org_pytorchjobs.json"
 
 
 class PairConfig(ConfigModel):
@@ -47,7 +47,8 @@ class FixturePlugin:
     """A two-role task type emitting one v1 Pod per role; subclasses break it."""
 
     name = "pair"
-    kind, api_version, crd_file = "Pod", "v1", None
+    kind, api_version = "Pod", "v1"
+    crds: tuple[str, ...] = ()
 
     def config(self, role_templates: Mapping[str, PodTemplate]) -> ConfigModel:
         config_class = type(f"{self.name.title()}Config", (PairConfig,),
@@ -59,7 +60,7 @@ class FixturePlugin:
     @hookimpl
     def podtemplate_add_task_types(self) -> Sequence[TaskType]:
         return [TaskType(self.name, distribution=f"podtemplate-{self.name}", kind=self.kind,
-                         api_version=self.api_version, crd_file=self.crd_file)]
+                         api_version=self.api_version, crds=self.crds)]
 
     @hookimpl
     def podtemplate_make_sample_task(self, task_type: str, pod_template: PodTemplate | None,
@@ -132,7 +133,8 @@ class BreaksCrd(FixturePlugin):
     the CRD does not know (its tolerations, misspelled)."""
 
     name = "breaks-crd"
-    kind, api_version, crd_file = "PyTorchJob", "kubeflow.org/v1", PYTORCH_CRD
+    kind, api_version = "PyTorchJob", "kubeflow.org/v1"
+    crds = (PYTORCH_CRD,)
 
     def roles(self, task: Task) -> list[RoleSpec]:
         return [RoleSpec(name=role, template_path=f"spec.pytorchReplicaSpecs.{key}.template",
@@ -206,8 +208,6 @@ def test_duplicated_env_var_is_reported() -> None:
 
 
 def test_crd_violations_are_reported_against_the_real_crd() -> None:
-    if crd_for(PYTORCH_CRD) is None:
-        pytest.skip(f"{PYTORCH_CRD} not found: set PODTEMPLATE_SCHEMAS to the shared schemas")
     kit = Kit("breaks-crd", extra_plugins=[BreaksCrd()])
     found = crd_findings(kit)
     replicas = [f for f in found if "spec.pytorchReplicaSpecs.Worker.replicas" in f.message]
@@ -222,53 +222,44 @@ def test_crd_violations_are_reported_against_the_real_crd() -> None:
     assert [(f.role, f.field) for f in probe] == [("follower", "spec.tolerations")]
 
 
-class NamesMissingCrd(FixturePlugin):
-    """A correct task type whose CRD file cannot be found."""
+class UndeclaredCrd(BreaksCrd):
+    """A custom resource type that ships no CRD for its kind."""
 
-    name = "names-missing-crd"
-    kind, api_version, crd_file = "ExampleJob", "example.org/v1", "example.org_missing.yaml"
+    name = "undeclared-crd"
+    crds = ()
 
 
-def test_no_crd_no_green(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_no_crd_no_green() -> None:
     """Without its CRD a task type is unverified: the report fails unless allowed, and
     the conformance kit says why."""
     from podtemplate.coverage.matrix import coverage
     from podtemplate.coverage.text import to_markdown, to_table
 
-    monkeypatch.setenv("PODTEMPLATE_SCHEMAS", str(tmp_path))
-    kit = Kit("breaks-crd", extra_plugins=[BreaksCrd()])
-    assert "found among kubeflow.org_pytorchjobs.yaml" in (crd_missing_reason(kit) or "")
+    kit = Kit("undeclared-crd", extra_plugins=[UndeclaredCrd()])
+    reason = crd_missing_reason(kit) or ""
+    assert "declares no CRD for kubeflow.org/v1 PyTorchJob" in reason
+    assert "scripts/gen_crd.py" in reason and "crds=" in reason
     assert crd_findings(kit) == []
-    plugin = NamesMissingCrd()
+    assert crd_missing_reason(Kit("breaks-crd", extra_plugins=[BreaksCrd()])) is None
+    plugin = UndeclaredCrd()
     report = coverage([plugin.name], extra_plugins=[plugin])
     [result] = report.plugins
-    assert "found among example.org_missing.yaml" in result.unverified
+    assert "declares no CRD" in result.unverified
     assert not result.failed and report.failed, result.problems
-    assert "names-missing-crd (unverified)" in to_table(report)
-    assert "| names-missing-crd (unverified) |" in to_markdown(report)
+    assert "undeclared-crd (unverified)" in to_table(report)
+    assert "| undeclared-crd (unverified) |" in to_markdown(report)
     assert not coverage([plugin.name], extra_plugins=[plugin], allow_unverified=True).failed
 
 
-def test_a_custom_resource_without_a_crd_file_is_unverified() -> None:
-    class NamesNoCrd(FixturePlugin):
-        name = "names-no-crd"
-        kind, api_version = "ExampleJob", "example.org/v1"
-
-    kit = Kit("names-no-crd", extra_plugins=[NamesNoCrd()])
-    assert "renders example.org/v1 ExampleJob but ships no CRD" in (
-        crd_missing_reason(kit) or "")
-
-
 def test_field_the_crd_would_prune_is_lost(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = crd_for(PYTORCH_CRD)
-    if real is None:
-        pytest.skip(f"{PYTORCH_CRD} not found: set PODTEMPLATE_SCHEMAS to the shared schemas")
+    real = shipped_crd(PYTORCH_CRD)
     schema = copy.deepcopy(dict(real.versions["v1"]))
     replica = schema["properties"]["spec"]["properties"]["pytorchReplicaSpecs"]
     pod_spec = replica["additionalProperties"]["properties"]["template"]["properties"]["spec"]
     del pod_spec["properties"]["hostAliases"]  # as an older operator's CRD would lack it
     trimmed = dataclasses.replace(real, versions={"v1": schema})
-    monkeypatch.setattr("podtemplate.conformance.pod_checks.crd_for", lambda *_: trimmed)
+    monkeypatch.setattr("podtemplate.conformance.pod_checks.crd_index",
+                        lambda *_: {("kubeflow.org", "PyTorchJob"): trimmed})
 
     class Faithful(BreaksCrd):
         name = "faithful-job"

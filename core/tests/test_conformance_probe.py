@@ -4,28 +4,30 @@ field, and every value in it is valid and distinctive."""
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 from kubernetes.client import V1PodTemplateSpec
 from podtemplate.conformance import _probe_values
 from podtemplate.conformance.probe import INIT, PRIMARY, SIDECAR
-from podtemplate.schemas import gen_pod_schema as gen
 from podtemplate.schemas.source import (
     CONTAINER,
     POD_SPEC,
     SchemaSource,
     builtin_schema_source,
-    find_openapi,
     load_schema_source,
+    shipped_pod_schema,
+    shipped_pod_schema_source,
 )
 from podtemplate.testing import build_probe, default_probe
 
-GENERATED = Path(gen.__file__).with_name("_pod_schema.py")
+REPO = Path(__file__).resolve().parents[2]
 
 
 def with_property(source: SchemaSource, owner: str, name: str, schema: dict[str, Any],
@@ -97,28 +99,40 @@ def test_removing_a_field_from_the_schema_removes_it() -> None:
     assert "spec.priorityClassName" not in probe.paths
 
 
-def test_shared_document_and_builtin_copy_give_the_same_probe() -> None:
-    if find_openapi() is None:
-        pytest.skip("shared Kubernetes OpenAPI document not found (set PODTEMPLATE_SCHEMAS)")
-    shared = build_probe(load_schema_source())
-    builtin = build_probe(builtin_schema_source())
-    assert [(f.path, f.value, f.variant) for f in shared.fields] == [
-        (f.path, f.value, f.variant) for f in builtin.fields]
+def _script(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-def test_builtin_copy_is_what_the_generator_makes() -> None:
-    spec = find_openapi()
-    if spec is None:
-        pytest.skip("shared Kubernetes OpenAPI document not found (set PODTEMPLATE_SCHEMAS)")
-    assert GENERATED.read_text(encoding="utf-8") == gen.render(spec), (
-        "schemas/_pod_schema.py is stale: regenerate it with "
-        f"python -m podtemplate.schemas.gen_pod_schema {spec}")
+def test_shipped_pod_schema_is_what_the_generator_makes_of_it() -> None:
+    """The generator's reduction is a fixed point: the shipped file was made by it, not
+    edited by hand (freshness against upstream: ``scripts/gen_kubernetes.py --check``)."""
+    gen = _script("gen_kubernetes")
+    shipped = shipped_pod_schema()
+    text = (REPO / gen.POD_JSON).read_text(encoding="utf-8")
+    assert gen.dumps(gen.pod_document(shipped, shipped["info"]["version"])) == text
 
 
-def test_without_shared_schemas_the_builtin_copy_is_used(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("PODTEMPLATE_SCHEMAS", str(tmp_path))
-    assert "built-in" in load_schema_source().label
+def test_shipped_pod_schema_records_where_it_came_from() -> None:
+    source = shipped_pod_schema_source()
+    assert source["kubernetes_version"] == shipped_pod_schema()["info"]["version"] == "1.35"
+    assert source["license"] == "Apache-2.0"
+    upstream = source["upstream"]
+    assert upstream["repository"] == "kubernetes/kubernetes" and upstream["ref"]
+    assert len(upstream["sha256"]) == 64 and len(upstream["blob"]) == 40
+    assert "shipped" in builtin_schema_source().label
+
+
+def test_another_openapi_document_can_be_given(tmp_path: Path) -> None:
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(shipped_pod_schema()), encoding="utf-8")
+    source = load_schema_source(path)
+    assert source.label == "doc.json"
+    assert [f.path for f in build_probe(source).fields] == [
+        f.path for f in build_probe(builtin_schema_source()).fields]
 
 
 # ------------------------------------------------------------------ valid and distinctive

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -17,21 +16,11 @@ from podtemplate.merge.rules import ATOMIC, EMPTY, MAP, SET, UNION, build_tree, 
 
 REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "scripts" / "gen_list_rules.py"
-MODULE = REPO / "core" / "src" / "podtemplate" / "merge" / "_list_rules.py"
-OPENAPI_NAME = "kubernetes-1.35-api__v1_openapi.json"
-
-
-def _schemas_dir() -> Path:
-    env = os.environ.get("PODTEMPLATE_SCHEMAS")
-    return Path(env) if env else REPO.parent / "shared" / "schemas"
-
-
-def _shared_file(name: str) -> Path:
-    path = _schemas_dir() / "k8s" / name
-    if not path.is_file():
-        pytest.skip(f"shared schema {path} not found (set PODTEMPLATE_SCHEMAS to the "
-                    "shared schemas directory to run this check)")
-    return path
+MODULE = Path(_list_rules.__file__)
+POD_JSON = "core/src/podtemplate/schemas/kubernetes/pod.json"
+# An extraction of the same metadata made apart from gen_list_rules.py, from the upstream
+# Kubernetes 1.35 OpenAPI document (see data/README.md).
+MERGE_KEYS = Path(__file__).parent / "data" / "pod-merge-keys.json"
 
 
 @pytest.fixture(scope="module")
@@ -44,18 +33,18 @@ def gen() -> ModuleType:
     return module
 
 
-# ------------------------------------------------------------- against the shared files
+# ---------------------------------------------------- against the shipped pod schema
 
 
 def test_committed_module_is_what_the_script_generates(gen: ModuleType) -> None:
-    openapi = _shared_file(OPENAPI_NAME)
-    assert MODULE.read_text(encoding="utf-8") == gen.render(openapi), (
-        "core/src/podtemplate/merge/_list_rules.py is stale or hand-edited: regenerate it with "
-        f"python scripts/gen_list_rules.py {openapi}")
+    raw = (REPO / POD_JSON).read_bytes()
+    assert MODULE.read_text(encoding="utf-8") == gen.render_text(raw, POD_JSON), (
+        "_list_rules.py is stale or hand-edited: regenerate it with "
+        "python scripts/gen_kubernetes.py <the upstream OpenAPI document>")
 
 
 def test_table_agrees_with_independently_derived_merge_keys() -> None:
-    reference = json.loads(_shared_file("pod-merge-keys.json").read_text(encoding="utf-8"))
+    reference = json.loads(MERGE_KEYS.read_text(encoding="utf-8"))
     expected: dict[str, Any] = reference["lists"]
     assert reference["count"] == len(expected) == 155
     table = _list_rules.LIST_RULES
@@ -81,7 +70,7 @@ def test_header_names_generator_source_and_version() -> None:
     assert _list_rules.GENERATED_BY == "scripts/gen_list_rules.py"
     assert _list_rules.ROOT == "io.k8s.api.core.v1.PodTemplateSpec"
     assert _list_rules.KUBERNETES_VERSION == "1.35"
-    assert _list_rules.SOURCE == OPENAPI_NAME
+    assert _list_rules.SOURCE == POD_JSON
     assert len(_list_rules.SOURCE_SHA256) == 64
 
 

@@ -44,6 +44,9 @@ class RenderContext:
     override: PodTemplate | None = None
     inputs: Mapping[str, str] = field(default_factory=dict)
     provenance: bool = False
+    # Custom resources are validated against their CRDs at render time; the conformance
+    # kit turns this off to judge each probed field on its own instead of failing a render.
+    check_crds: bool = True
     warnings: list[RenderWarning] = field(default_factory=list)
     _store: TemplateStore | None = None
     _store_loaded: bool = False

@@ -9,7 +9,13 @@ from typing import Any
 import pluggy
 
 from .context import RenderContext
-from .dispatch import build_manifests, build_plugin_manager, check_manifest, define_roles
+from .dispatch import (
+    build_manifests,
+    build_plugin_manager,
+    check_manifest,
+    define_roles,
+    require_task_type,
+)
 from .errors import DefinitionError, ManifestValidationError, PodTemplateError, brief
 from .guard import guarded
 from .inputs import check_inputs_known
@@ -17,6 +23,7 @@ from .model.task import Task
 from .model.templates import PodTemplate
 from .platform import Platform, load_platform
 from .resolve.pod import resolve_pod
+from .schemas.resources import check_rendered
 
 __all__ = ["render", "iter_render", "render_task", "make_context"]
 
@@ -27,8 +34,9 @@ def make_context(*, platform: Platform | str | Path | None = None,
                  override: PodTemplate | str | Path | None = None,
                  inputs: Mapping[str, str] | None = None,
                  plugin_manager: pluggy.PluginManager | None = None,
-                 provenance: bool = False) -> RenderContext:
-    """A render context; ``templates``/``namespace`` override the platform's."""
+                 provenance: bool = False, check_crds: bool = True) -> RenderContext:
+    """A render context; ``templates``/``namespace`` override the platform's.
+    ``check_crds=False`` leaves custom resources unchecked against their CRDs."""
     if not isinstance(platform, Platform):
         platform = load_platform(platform, templates=templates, namespace=namespace)
     elif templates is not None or namespace is not None:
@@ -38,15 +46,20 @@ def make_context(*, platform: Platform | str | Path | None = None,
         override = PodTemplate.from_yaml(Path(override))
     return RenderContext(platform=platform,
                          plugin_manager=plugin_manager or build_plugin_manager(),
-                         override=override, inputs=dict(inputs or {}), provenance=provenance)
+                         override=override, inputs=dict(inputs or {}), provenance=provenance,
+                         check_crds=check_crds)
 
 
 @guarded
 def render_task(task: Task, context: RenderContext) -> list[dict[str, Any]]:
-    """Every manifest of one task, checked by the manifest-check hooks."""
+    """Every manifest of one task, checked against the CRDs its task type declares and by
+    the manifest-check hooks."""
     roles = define_roles(task, context)
     pods = {role.name: resolve_pod(task, role, context) for role in roles}
     manifests = build_manifests(task, roles, pods, context)
+    if context.check_crds:
+        check_rendered(task, require_task_type(context.plugin_manager, task), roles,
+                       manifests, context)
     for manifest in manifests:
         problems = check_manifest(task, manifest, pods, context)
         if problems:

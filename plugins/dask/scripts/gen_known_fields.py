@@ -2,30 +2,31 @@
 """Generate ``podtemplate_dask/_crd_fields.py`` from the dask-kubernetes DaskJob CRD.
 
 The DaskJob CRD embeds an old (Kubernetes 1.21) PodSpec. The API server prunes any pod
-field that schema does not know, so the plugin must know, at render time and without the
-CRD file, which fields each role's pod may carry. This script derives that from the CRD:
+field that schema does not know, so the plugin must know, at render time and without
+walking the CRD, which fields each role's pod may carry. This script derives that from the
+CRD the plugin ships (``src/podtemplate_dask/crds/``):
 
 - ``KNOWN_FIELDS``: per role, every field path of its PodTemplateSpec (``metadata`` and
   ``spec``) the CRD declares; ``[]`` marks a list item (``spec.containers[].image``).
 - ``OPEN_FIELDS``: per role, the paths below which any key is kept (maps such as
   ``spec.nodeSelector``, ``resources.limits``, and objects that preserve unknown fields).
 - ``NEWER_FIELDS``: per role, the top-most field paths of the current Kubernetes
-  PodTemplateSpec (from the shared OpenAPI document) that the CRD does not know. The plugin
+  PodTemplateSpec (from the pod schema core ships) that the CRD does not know. The plugin
   declares these ``unsupported`` so that coverage says so instead of ``LOST``.
 
 Usage (from the repository root)::
 
-    python plugins/dask/scripts/gen_known_fields.py [--schemas DIR] [--output FILE]
+    python plugins/dask/scripts/gen_known_fields.py [--crd FILE] [--k8s FILE] [--output FILE]
 
-``--schemas`` defaults to ``$PODTEMPLATE_SCHEMAS`` or ``<repo>/../shared/schemas``. The
-test ``test_dask_crd_fields.py`` regenerates the module and asserts it is up to date.
+``--crd`` defaults to the shipped DaskJob CRD, ``--k8s`` to core's shipped
+``podtemplate/schemas/kubernetes/pod.json``. The test ``test_dask_crd_fields.py``
+regenerates the module and asserts it is up to date.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -33,8 +34,6 @@ from typing import Any
 
 import yaml
 
-CRD_FILE = "crds/kubernetes.dask.org_daskjobs.yaml"
-K8S_FILE = "k8s/kubernetes-1.35-api__v1_openapi.json"
 K8S_ROOT = "io.k8s.api.core.v1.PodTemplateSpec"
 # Where each role's PodTemplateSpec sits under the DaskJob's ``spec``.
 ROLE_PATHS = {
@@ -46,13 +45,11 @@ ROLE_PATHS = {
 POD_METADATA = ("labels", "annotations")
 PLUGIN_DIR = Path(__file__).resolve().parents[1]
 DEFAULT_OUTPUT = PLUGIN_DIR / "src" / "podtemplate_dask" / "_crd_fields.py"
+DEFAULT_CRD = PLUGIN_DIR / "src" / "podtemplate_dask" / "crds" / "kubernetes.dask.org_daskjobs.json"
+DEFAULT_K8S = (PLUGIN_DIR.parents[1] / "core" / "src" / "podtemplate" / "schemas" / "kubernetes"
+               / "pod.json")
 
 Schema = Mapping[str, Any]
-
-
-def default_schemas_dir() -> Path:
-    env = os.environ.get("PODTEMPLATE_SCHEMAS")
-    return Path(env) if env else PLUGIN_DIR.parents[2] / "shared" / "schemas"
 
 
 # --- the CRD side ------------------------------------------------------------------------
@@ -137,10 +134,10 @@ def _tuple(name: str, values: list[str]) -> str:
     return f"{name}: frozenset[str] = frozenset((\n{body}))\n"
 
 
-def generate(schemas_dir: Path) -> str:
+def generate(crd_file: Path = DEFAULT_CRD, k8s_file: Path = DEFAULT_K8S) -> str:
     """The text of the generated module."""
-    crd = yaml.safe_load((schemas_dir / CRD_FILE).read_text())
-    document = json.loads((schemas_dir / K8S_FILE).read_text())
+    crd = yaml.safe_load(crd_file.read_text(encoding="utf-8"))
+    document = json.loads(k8s_file.read_text(encoding="utf-8"))
     definitions = document["components"]["schemas"]
     k8s_paths = set(walk_k8s(definitions[K8S_ROOT], definitions))
     groups: dict[tuple[tuple[str, ...], tuple[str, ...]], list[str]] = {}
@@ -149,7 +146,8 @@ def generate(schemas_dir: Path) -> str:
         known = tuple(sorted(p for p, _ in fields))
         open_ = tuple(sorted(p for p, is_open in fields if is_open))
         groups.setdefault((known, open_), []).append(role)
-    parts = [HEADER.format(crd=Path(CRD_FILE).name, k8s=Path(K8S_FILE).name)]
+    parts = [HEADER.format(crd=crd_file.name, k8s=f"Kubernetes {document['info']['version']} "
+                           f"{k8s_file.name}")]
     known_map, open_map, newer_map = [], [], []
     for index, ((known, open_), roles) in enumerate(groups.items()):
         newer = newer_fields(k8s_paths, set(known), set(open_))
@@ -180,13 +178,15 @@ __all__ = ["KNOWN_FIELDS", "OPEN_FIELDS", "NEWER_FIELDS"]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--schemas", type=Path, default=default_schemas_dir())
+    parser.add_argument("--crd", type=Path, default=DEFAULT_CRD)
+    parser.add_argument("--k8s", type=Path, default=DEFAULT_K8S)
     parser.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
     args = parser.parse_args(argv)
-    if not (args.schemas / CRD_FILE).is_file():
-        print(f"error: {args.schemas / CRD_FILE} not found (set --schemas)", file=sys.stderr)
-        return 2
-    args.output.write_text(generate(args.schemas))
+    for path in (args.crd, args.k8s):
+        if not path.is_file():
+            print(f"error: {path} not found", file=sys.stderr)
+            return 2
+    args.output.write_text(generate(args.crd, args.k8s))
     print(f"wrote {args.output}")
     return 0
 

@@ -13,15 +13,15 @@ from podtemplate_dask import CONTAINER_NAMES, ROLE_PATHS, TASK_TYPE
 
 @pytest.fixture(scope="session")
 def check_daskjob() -> Callable[[Mapping[str, Any]], None]:
-    """Assert a DaskJob is valid: against the real CRD (strict: an unknown field, which the
-    API server would prune, fails; skips when the shared CRD is absent) and each role pod
+    """Assert a DaskJob is valid: against the CRD the plugin ships (strict: an unknown
+    field, which the API server would prune, fails) and each role pod
     strictly against the kubernetes client models, its operator container first."""
     # Imported here: podtemplate.testing is registered as a pytest plugin first.
     from podtemplate.testing import assert_valid_custom_resource, assert_valid_pod_template
 
     def check(manifest: Mapping[str, Any]) -> None:
         assert manifest["metadata"]["name"]
-        assert_valid_custom_resource(manifest, TASK_TYPE.crd_file or "")
+        assert_valid_custom_resource(manifest, TASK_TYPE)
         for role, role_path in ROLE_PATHS.items():
             pod = get_path(manifest, role_path)
             assert_valid_pod_template({"metadata": pod["metadata"], "spec": pod["spec"]})

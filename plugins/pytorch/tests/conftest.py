@@ -12,17 +12,16 @@ from typing import Any
 
 import pytest
 from podtemplate import Platform, Task, render
-
-CRD_FILE = "kubeflow.org_pytorchjobs.yaml"
+from podtemplate_pytorch import TASK_TYPE
 
 
 def assert_valid_job(job: Mapping[str, Any]) -> None:
-    """A PyTorchJob valid against the operator's CRD (read from the shared schemas; the
-    test skips when they are absent), with every pod template valid strictly."""
+    """A PyTorchJob valid against the operator's CRD (shipped by the plugin), with every
+    pod template valid strictly."""
     from podtemplate.testing import assert_valid_custom_resource, assert_valid_pod_template
 
     assert job["apiVersion"] == "kubeflow.org/v1" and job["kind"] == "PyTorchJob"
-    assert_valid_custom_resource(job, CRD_FILE)
+    assert_valid_custom_resource(job, TASK_TYPE)
     for replica in job["spec"]["pytorchReplicaSpecs"].values():
         assert_valid_pod_template(replica["template"])
 

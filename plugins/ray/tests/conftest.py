@@ -20,8 +20,7 @@ from podtemplate.testing import (  # noqa: E402
     assert_valid_custom_resource,
     assert_valid_pod_template,
 )
-
-CRD_FILE = "ray.io_rayjobs.yaml"
+from podtemplate_ray.plugin import TASK_TYPE  # noqa: E402
 
 
 def role_templates(manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -36,7 +35,7 @@ def role_templates(manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
 
 def assert_valid_rayjob(manifest: Mapping[str, Any]) -> None:
     assert manifest["apiVersion"] == "ray.io/v1" and manifest["kind"] == "RayJob"
-    assert_valid_custom_resource(manifest, CRD_FILE)
+    assert_valid_custom_resource(manifest, TASK_TYPE)
     for pod in role_templates(manifest).values():
         assert_valid_pod_template(pod)
 

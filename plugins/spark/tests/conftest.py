@@ -1,6 +1,6 @@
 """Fixtures of the Spark tests: render tasks and validate every SparkApplication against
-the real CRD (the kit's validator; the CRD from $PODTEMPLATE_SCHEMAS or shared/schemas)
-and every role template strictly against the kubernetes client models."""
+the CRD the plugin ships (the kit's validator) and every role template strictly against
+the kubernetes client models."""
 
 from __future__ import annotations
 
@@ -16,20 +16,18 @@ from podtemplate import (
     make_context,
     render_task,
 )
-
-CRD_FILE = "sparkoperator.k8s.io_sparkapplications.yaml"
+from podtemplate_spark.plugin import TASK_TYPE
 
 
 @pytest.fixture
 def assert_valid_application() -> Callable[[dict[str, Any]], None]:
-    """Checks one SparkApplication: the CRD (skips the test when the shared schemas are
-    absent) and both role templates, strictly."""
+    """Checks one SparkApplication: the CRD and both role templates, strictly."""
     from podtemplate.testing import assert_valid_custom_resource, assert_valid_pod_template
 
     def check(manifest: dict[str, Any]) -> None:
         assert manifest["apiVersion"] == "sparkoperator.k8s.io/v1beta2"
         assert manifest["kind"] == "SparkApplication"
-        assert_valid_custom_resource(manifest, CRD_FILE)
+        assert_valid_custom_resource(manifest, TASK_TYPE)
         for role in ("driver", "executor"):
             assert_valid_pod_template(manifest["spec"][role]["template"])
 

@@ -34,7 +34,7 @@ __all__ = ["coverage_command", "plugins_command"]
               help="'-' for stdout, or a file to write.")
 @click.option("--schema", type=click.Path(dir_okay=False, exists=True),
               help="Kubernetes OpenAPI document to build the probe from (default: the "
-              "shared one if found, else the built-in copy).")
+              "pod schema podtemplate ships).")
 @click.option("--allow-unverified", is_flag=True,
               help="Exit 0 even when a task type's custom resources cannot be checked "
               "against its CRD (shown as unverified).")
@@ -110,14 +110,23 @@ def _plugins(fmt: str) -> None:
         click.echo(f"{entry['plugin']}  {entry['distribution']} {entry['version']}")
         for task_type in entry["taskTypes"]:
             roles = ", ".join(task_type["roles"]) or task_type.get("rolesError", "-")
-            crd = f", CRD {task_type['crd']}" if task_type["crd"] else ""
+            crd = "".join(f", CRD {c['file']} ({c['operator']})" for c in task_type["crds"])
             click.echo(f"  {task_type['name']}: {task_type['apiVersion']} "
                        f"{task_type['kind']}{crd}; roles: {roles}")
 
 
+def _crd_entry(location: str) -> dict[str, Any]:
+    from ..schemas.crd import shipped_crd
+
+    crd = shipped_crd(location)
+    return {"file": crd.file, "apiVersions": list(crd.api_versions()), "kind": crd.kind,
+            "operator": crd.operator, "license": crd.source.get("license")}
+
+
 def _task_type(manager: Any, task_type: Any) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": task_type.name, "kind": task_type.kind,
-                             "apiVersion": task_type.api_version, "crd": task_type.crd_file,
+                             "apiVersion": task_type.api_version,
+                             "crds": [_crd_entry(ref) for ref in task_type.crds],
                              "description": task_type.description, "roles": []}
     try:
         task = make_sample_task(manager, task_type.name)

@@ -165,8 +165,10 @@ class Kit:
 
     def render(self, task: Task, override: PodTemplate | None = None) -> Rendered:
         """Render ``task`` and locate every role's pod and ideal pod."""
+        # The kit checks the CRD itself (pod_checks), field by field: a pruned field is
+        # LOST there, where the render would fail as a whole.
         context = make_context(platform=self.platform, override=override,
-                               plugin_manager=self.manager)
+                               plugin_manager=self.manager, check_crds=False)
         try:
             manifests = render_task(task, context)
             roles = define_roles(task, context)

@@ -13,7 +13,9 @@ from pydantic import ValidationError
 from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS
 from ..merge.engine import duplicate_keys
 from ..model.podspec import field_path
-from ..schemas.crd import Crd, CrdProblem, crd_for, validate_custom_resource
+from ..schemas.crd import Crd, CrdProblem, validate_custom_resource
+from ..schemas.resources import crd_index
+from ..schemas.resources import crd_of as _crd_of_manifest
 from .compare import path_segments
 from .probe import PRIMARY
 from .results import Finding
@@ -26,40 +28,31 @@ __all__ = ["crd_of", "crd_missing_reason", "pruned_fields", "crd_findings", "pod
 
 
 def crd_of(kit: Kit) -> Crd | None:
-    """The task type's CRD: the one of its shipped CRDs (``TaskType.crds``) that defines
-    its kind, else ``crd_file`` from the shared schemas; None for a Pod type or when
-    absent."""
-    for location in kit.info.crds:
-        crd = crd_for(location)
-        if crd is not None and crd.kind == kit.info.kind:
-            return crd
-    return crd_for(kit.info.crd_file) if kit.info.crd_file else None
+    """The CRD the task type declares for its main manifest; None for a Pod type or when
+    it declares none."""
+    info = kit.info
+    return _crd_of_manifest(crd_index([info]), {"apiVersion": info.api_version,
+                                                "kind": info.kind})
 
 
 def crd_missing_reason(kit: Kit) -> str | None:
-    """Why the task type's custom resources cannot be checked against a CRD (then the
-    kit cannot see what the API server would prune: no CRD, no green), or None."""
+    """Why the CRD checks cannot run (a custom resource type that declares no CRD for
+    its main kind), or None when they can or do not apply."""
     info = kit.info
-    if (info.api_version, info.kind) == ("v1", "Pod") or crd_of(kit) is not None:
+    if info.kind == "Pod" or crd_of(kit) is not None:
         return None
-    if info.crd_file is None and not info.crds:
-        return (f"renders {info.api_version} {info.kind} but ships no CRD (TaskType.crds) "
-                "and names none (TaskType.crd_file): nothing shows its pod fields survive "
-                "the API server")
-    named = ", ".join([*info.crds, *([info.crd_file] if info.crd_file else [])])
-    return (f"no CRD of kind {info.kind} found among {named}: ship it as package data "
-            "(TaskType.crds), or set PODTEMPLATE_SCHEMAS to a folder with crds/ holding it")
+    return (f"task type '{info.name}' declares no CRD for {info.api_version} {info.kind}: "
+            "ship the operator's CRD with scripts/gen_crd.py and declare it in "
+            "TaskType(crds=...), so manifests are validated and pruned fields detected")
 
 
-def _problems(kit: Kit, rendered: Rendered) -> Iterable[tuple[int, CrdProblem]]:
-    crd = crd_of(kit)
-    if crd is None:
-        return
-    for index, manifest in enumerate(rendered.manifests):
-        group = str(manifest.get("apiVersion", "")).rpartition("/")[0]
-        if manifest.get("kind") == crd.kind and group == crd.group:
+def _problems(kit: Kit, rendered: Rendered) -> Iterable[tuple[int, Crd, CrdProblem]]:
+    index = crd_index([kit.info])
+    for number, manifest in enumerate(rendered.manifests):
+        crd = _crd_of_manifest(index, manifest)
+        if crd is not None:
             for problem in validate_custom_resource(manifest, crd):
-                yield index, problem
+                yield number, crd, problem
 
 
 def _owner(problem: CrdProblem, index: int, rendered: Rendered
@@ -100,13 +93,13 @@ def _field_of(rest: tuple[Any, ...], located: RolePod) -> str:
 def pruned_fields(kit: Kit, rendered: Rendered) -> dict[tuple[str, str], str]:
     """(role, probe field) -> why it is lost, for every field the CRD would prune."""
     lost: dict[tuple[str, str], str] = {}
-    for index, problem in _problems(kit, rendered):
+    for index, crd, problem in _problems(kit, rendered):
         owner = _owner(problem, index, rendered) if problem.pruned else None
         if owner is not None:
             role, located, rest = owner
             lost.setdefault((role, _field_of(rest, located)),
-                            f"the CRD {kit.info.crd_file} prunes {problem.path}: the "
-                            "operator never sees it")
+                            f"the CRD {crd.file} ({crd.operator}) prunes {problem.path}: "
+                            "the operator never sees it")
     return lost
 
 
@@ -119,13 +112,13 @@ def crd_findings(kit: Kit) -> list[Finding]:
     found: dict[str, Finding] = {}
     probed = set(kit.probe.paths)
     for layer, _, rendered in kit.renders():
-        for index, problem in _problems(kit, rendered):
+        for index, crd, problem in _problems(kit, rendered):
             owner = _owner(problem, index, rendered)
             role = owner[0] if owner else _nearest_role(problem, index, rendered)
             field = _field_of(owner[2], owner[1]) if owner else problem.path
             if problem.pruned and field in probed:
                 continue
-            message = f"{problem} (CRD {kit.info.crd_file}, manifest #{index})"
+            message = f"{problem} (CRD {crd.file}, manifest #{index})"
             found.setdefault(message, Finding("crd", kit.plugin, message, role=role,
                                               field=field, layer=layer))
     return list(found.values())

@@ -1,7 +1,7 @@
 """List merge rules of a PodTemplateSpec, generated from the Kubernetes OpenAPI schema.
 
 GENERATED FILE - DO NOT EDIT. Regenerate with:
-    python scripts/gen_list_rules.py kubernetes-1.35-api__v1_openapi.json
+    python scripts/gen_list_rules.py core/src/podtemplate/schemas/kubernetes/pod.json
 
 Keys are field paths relative to a PodTemplateSpec: '[]' marks a list item, '{}' a
 map value. ``strategy`` is how podtemplate merges the list: 'map' (items merged by
@@ -17,8 +17,8 @@ from typing import Any
 GENERATED_BY = "scripts/gen_list_rules.py"
 ROOT = "io.k8s.api.core.v1.PodTemplateSpec"
 KUBERNETES_VERSION = "1.35"
-SOURCE = "kubernetes-1.35-api__v1_openapi.json"
-SOURCE_SHA256 = "45666551cf0928e4e8a9b88508f9b23aa78d2341aa27b0587457b2694717fcc1"
+SOURCE = "core/src/podtemplate/schemas/kubernetes/pod.json"
+SOURCE_SHA256 = "45461d7d710e52a28d31b47dc438ff1e3c12983051ae8e96ee22984747121ea4"
 
 LIST_RULES: dict[str, dict[str, Any]] = {
     "metadata.finalizers[]": {

@@ -99,20 +99,21 @@ class TaskType:
     - ``name``: the entry-point name and the ``task_type`` of its tasks;
     - ``distribution``: the distribution that provides it (named in "not installed" errors);
     - ``kind`` / ``api_version``: the kind of its main manifest;
-    - ``crd_file``: for a custom resource, the file name of the operator's CRD
-      (``kubeflow.org_pytorchjobs.yaml``) that the conformance kit validates against;
     - ``config``: the class of its tasks' ``task_config`` (None: its tasks carry none).
       Core checks a task's config against it before any hook of the plugin is called, and
       :func:`config_of` returns it typed;
-    - ``crds``: the CRDs the plugin ships, as package resources
-      (``"podtemplate_pytorch:crds/kubeflow.org_pytorchjobs.yaml"``); empty by default.
+    - ``crds``: for custom resources, the CRDs of the operator version it targets, shipped
+      as package data and named ``"package:resource"``
+      (``"podtemplate_pytorch:crds/kubeflow.org_pytorchjobs.json"``, written by
+      ``scripts/gen_crd.py``); every custom resource the task type renders is validated
+      against them, at render time, by ``podtemplate validate`` and by the conformance kit.
+      Empty by default.
     """
 
     name: str
     distribution: str
     kind: str = "Pod"
     api_version: str = "v1"
-    crd_file: str | None = None
     description: str = ""
     config: type[Any] | None = None
     crds: tuple[str, ...] = ()

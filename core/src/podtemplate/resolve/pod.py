@@ -43,6 +43,7 @@ __all__ = [
     "cluster_template",
     "named_template",
     "resolve_pod",
+    "role_primary",
     "task_layers",
 ]
 
@@ -339,11 +340,16 @@ def resolve_pod(task: Task, role_spec: RoleSpec, context: RenderContext, *,
         raise error.located(task=task.name, role=role_spec.name) from None
 
 
-def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
-             provenance: dict[str, str] | None) -> dict[str, Any]:
+def role_primary(task: Task, role_spec: RoleSpec) -> str:
+    """The primary container name of a role's pod: the operator's, else the task's own."""
     template = task.pod_template
     own_primary = template.primary_container_name if template else PRIMARY_CONTAINER
-    primary = role_spec.container_name or own_primary
+    return role_spec.container_name or own_primary
+
+
+def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
+             provenance: dict[str, str] | None) -> dict[str, Any]:
+    primary = role_primary(task, role_spec)
     layers = task_layers(task, role_spec, context, primary)
     operator = Layer(f"operator ({task.task_type})", role_spec.operator_layer,
                      role_spec.container_name or PRIMARY_CONTAINER)

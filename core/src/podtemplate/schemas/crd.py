@@ -1,33 +1,36 @@
-"""A small validator for custom resources against their CRD's structural schema.
+"""Custom resources checked against their CRD's structural schema, offline.
 
-It checks what the API server checks from the schema alone: types, ``required``, ``enum``,
-``x-kubernetes-int-or-string``, ``nullable``, bounds and patterns, and the uniqueness of
-``x-kubernetes-list-type: map|set`` items. Unknown fields are reported separately as
-*pruned*: the API server silently drops a field its schema does not declare unless
-``x-kubernetes-preserve-unknown-fields`` is set there, which is exactly how operators lose
-pod fields. CEL rules (``x-kubernetes-validations``) and formats are not evaluated.
+A task type declares the CRDs of its operator (``TaskType.crds``: files its package ships
+as data, written by ``scripts/gen_crd.py``); :func:`shipped_crd` reads one once per
+process. Validation checks what the API server checks from the schema alone: types,
+``required``, ``enum``, ``nullable``, ``x-kubernetes-int-or-string``, bounds and patterns,
+and the uniqueness of ``x-kubernetes-list-type: map|set`` items. Unknown fields are
+reported apart as *pruned*: the API server silently drops a field its schema does not
+declare unless ``x-kubernetes-preserve-unknown-fields`` is set there, which is exactly how
+operators lose pod fields. CEL rules (``x-kubernetes-validations``) and formats are not
+evaluated. The schema is compiled into checking nodes once per CRD (lazily, node by node,
+as manifests reach them), so checking a manifest walks the manifest, not the schema.
 """
 
 from __future__ import annotations
 
 import functools
-import re
+import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .source import find_crd
+from ._compiled import Node, Problems, Walk, compile_schema, flatten
 
-__all__ = ["CrdProblem", "Crd", "load_crd", "crd_for", "validate_custom_resource",
-           "render_path"]
+__all__ = ["CrdProblem", "Crd", "shipped_crd", "load_crd", "crd_from_document",
+           "validate_custom_resource", "render_path"]
 
 Segment = str | int
 Schema = Mapping[str, Any]
-_ROOT_IMPLICIT = ("apiVersion", "kind", "metadata")  # ObjectMeta is the API server's own
 
 
 @dataclass(frozen=True)
@@ -57,183 +60,114 @@ def render_path(segments: Sequence[Segment]) -> str:
 
 @dataclass(frozen=True, eq=False)
 class Crd:
-    """A loaded CRD: its file name, kind, group and schema per version name."""
+    """A loaded CRD: its file name, kind, group, schema per served version and, for a
+    shipped CRD, where it came from (``source``: operator, upstream, licence)."""
 
     file: str
     kind: str
     group: str
     versions: Mapping[str, Schema]
+    source: Mapping[str, Any] = field(default_factory=dict)
+    _compiled: dict[str, Node] = field(default_factory=dict, init=False, repr=False)
+
+    @property
+    def operator(self) -> str:
+        """The operator and version the CRD comes from, or its file name."""
+        return str(self.source.get("operator") or self.file)
+
+    def api_versions(self) -> tuple[str, ...]:
+        return tuple(f"{self.group}/{version}" for version in self.versions)
+
+    def root(self, version: str) -> Node | None:
+        """The compiled root node of ``version``'s schema (compiled once), or None."""
+        node = self._compiled.get(version)
+        if node is None and version in self.versions:
+            node = self._compiled[version] = compile_schema(self.versions[version], root=True)
+        return node
+
+
+@functools.cache
+def shipped_crd(location: str) -> Crd:
+    """The CRD a package ships, named ``"package:resource"``
+    (``"podtemplate_pytorch:crds/kubeflow.org_pytorchjobs.json"``, as ``TaskType.crds``
+    names it; JSON as ``scripts/gen_crd.py`` writes it, or YAML), with the
+    ``<stem>.source.json`` beside it when there is one; read once per process."""
+    from ..errors import PluginError
+
+    package, _, resource = location.partition(":")
+    folder, _, name = resource.rpartition("/")
+    try:
+        base = resources.files(package)
+        file = base.joinpath(resource)
+        text = file.read_text(encoding="utf-8")
+    except (ModuleNotFoundError, OSError, ValueError) as error:
+        raise PluginError(f"the CRD {location!r} cannot be read: {error}",
+                          fix="name it 'package:path/in/package.json' and ship the file as "
+                          "package data (scripts/gen_crd.py writes it)") from None
+    stem, _, suffix = name.rpartition(".")
+    if suffix in ("yaml", "yml"):  # as upstream ships it; scripts/gen_crd.py writes JSON
+        document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    else:
+        document = json.loads(text, object_pairs_hook=_intern)
+    source_file = base.joinpath(f"{folder}/{stem}.source.json" if folder
+                                else f"{stem}.source.json")
+    source = json.loads(source_file.read_text(encoding="utf-8")) if source_file.is_file() else {}
+    return crd_from_document(document, name, source)
+
+
+_INTERNED: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _intern(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """One object for equal schema objects across every shipped CRD (built bottom up, so a
+    member object is already the interned one): the pod schema a CRD repeats for each role
+    is then compiled, and a template checked against it, once."""
+    key = tuple((name, _frozen(value)) for name, value in pairs)
+    found = _INTERNED.get(key)
+    if found is None:
+        found = _INTERNED[key] = dict(pairs)
+    return found
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, dict):
+        return id(value)  # interned already
+    if isinstance(value, list):
+        return ("[]", *map(_frozen, value))
+    return (type(value).__name__, value)
+
+
+def crd_from_document(document: Mapping[str, Any], file: str,
+                      source: Mapping[str, Any] | None = None) -> Crd:
+    """A :class:`Crd` from a CustomResourceDefinition document (upstream or shipped)."""
+    spec = document["spec"]
+    versions = {v["name"]: v.get("schema", {}).get("openAPIV3Schema", {})
+                for v in spec["versions"] if v.get("served", True)}
+    return Crd(file=file, kind=spec["names"]["kind"], group=spec["group"], versions=versions,
+               source=dict(source or {}))
 
 
 @functools.lru_cache(maxsize=16)
 def load_crd(path: str | Path) -> Crd:
-    """Parse a CRD file (cached: the operator CRDs are megabytes of YAML)."""
+    """Parse a CRD file, YAML or JSON (cached: upstream CRDs are megabytes of YAML)."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     with open(path, encoding="utf-8") as stream:
         document = yaml.load(stream, Loader=loader)
-    spec = document["spec"]
-    versions = {v["name"]: v.get("schema", {}).get("openAPIV3Schema", {})
-                for v in spec["versions"] if v.get("served", True)}
-    return Crd(file=Path(path).name, kind=spec["names"]["kind"], group=spec["group"],
-               versions=versions)
+    return crd_from_document(document, Path(path).name)
 
 
-def crd_for(crd_file: str, folder: Path | None = None) -> Crd | None:
-    """The CRD ``crd_file``: a CRD a plugin ships, named as a package resource
-    (``"podtemplate_x:crds/example.com_things.yaml"``, see ``TaskType.crds``), or the file
-    of that name in the shared schemas; None when it is absent."""
-    package, colon, resource = crd_file.partition(":")
-    if colon:
-        return shipped_crd(package, resource)
-    path = find_crd(crd_file, folder)
-    return load_crd(str(path)) if path is not None else None
-
-
-def shipped_crd(package: str, resource: str) -> Crd | None:
-    """The CRD file ``resource`` inside the installed package ``package``, or None."""
-    try:
-        found = resources.files(package).joinpath(resource)
-    except ModuleNotFoundError:
-        return None
-    if not found.is_file():
-        return None
-    with resources.as_file(found) as path:
-        return load_crd(str(path))
-
-
-def validate_custom_resource(manifest: Mapping[str, Any], crd: Crd) -> list[CrdProblem]:
-    """Every problem of ``manifest`` against ``crd`` (empty when it is valid)."""
+def validate_custom_resource(manifest: Mapping[str, Any], crd: Crd, *,
+                             skip: frozenset[int] = frozenset()) -> list[CrdProblem]:
+    """Every problem of ``manifest`` against ``crd`` (empty when it is valid). ``skip``
+    holds the ids of objects inside it that are not checked (proven by other means)."""
     group, _, version = str(manifest.get("apiVersion", "")).rpartition("/")
     if group != crd.group or manifest.get("kind") != crd.kind:
         return [CrdProblem((), f"{manifest.get('apiVersion')}/{manifest.get('kind')} is not "
                                f"what {crd.file} defines ({crd.group}, kind {crd.kind})")]
-    schema = crd.versions.get(version)
-    if schema is None:
+    root = crd.root(version)
+    if root is None:
         return [CrdProblem(("apiVersion",), f"version {version!r} is not served by "
                                             f"{crd.file} (served: {', '.join(crd.versions)})")]
-    out: list[CrdProblem] = []
-    _object(manifest, schema, (), out, root=True)
-    return out
-
-
-def _check(value: Any, schema: Schema, at: tuple[Segment, ...], out: list[CrdProblem]) -> None:
-    if value is None:
-        if not schema.get("nullable"):
-            out.append(CrdProblem(at, "null is not allowed here"))
-        return
-    if schema.get("x-kubernetes-int-or-string"):
-        if isinstance(value, bool) or not isinstance(value, int | str):
-            out.append(CrdProblem(at, f"must be an integer or a string, got {value!r}"))
-        return
-    kind = schema.get("type")
-    if kind is None and ("properties" in schema or "additionalProperties" in schema):
-        kind = "object"
-    if not _type_ok(value, kind):
-        out.append(CrdProblem(at, f"must be of type {kind}, got {type(value).__name__} "
-                                  f"{_short(value)}"))
-        return
-    if "enum" in schema and value not in schema["enum"]:
-        out.append(CrdProblem(at, f"{value!r} is not one of {schema['enum']}"))
-    _bounds(value, schema, at, out)
-    if kind == "object":
-        _object(value, schema, at, out)
-    elif kind == "array":
-        _array(value, schema, at, out)
-
-
-_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (Mapping,), "array": (list, tuple), "string": (str,), "integer": (int,),
-    "number": (int, float), "boolean": (bool,),
-}
-
-
-def _type_ok(value: Any, kind: str | None) -> bool:
-    if kind is None:
-        return True
-    if isinstance(value, bool) and kind in ("integer", "number"):
-        return False
-    return isinstance(value, _TYPES.get(kind, (object,)))
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _object(value: Mapping[str, Any], schema: Schema, at: tuple[Segment, ...],
-            out: list[CrdProblem], *, root: bool = False) -> None:
-    properties: Mapping[str, Schema] = schema.get("properties") or {}
-    extra = schema.get("additionalProperties")
-    preserve = schema.get("x-kubernetes-preserve-unknown-fields") is True
-    implicit = _ROOT_IMPLICIT if root or schema.get("x-kubernetes-embedded-resource") else ()
-    for name in schema.get("required") or ():
-        if name not in value:
-            out.append(CrdProblem((*at, name), "required field is missing"))
-    for key, sub in value.items():
-        if key in implicit:
-            continue
-        if key in properties:
-            _check(sub, properties[key], (*at, key), out)
-        elif isinstance(extra, Mapping):
-            _check(sub, extra, (*at, key), out)
-        elif not (extra is True or preserve):
-            out.append(CrdProblem((*at, key), "unknown field: the API server prunes it",
-                                  pruned=True))
-
-
-def _array(value: Sequence[Any], schema: Schema, at: tuple[Segment, ...],
-           out: list[CrdProblem]) -> None:
-    items = schema.get("items")
-    if isinstance(items, Mapping):
-        for index, item in enumerate(value):
-            _check(item, items, (*at, index), out)
-    list_type = schema.get("x-kubernetes-list-type")
-    if list_type == "set":
-        seen: list[Any] = []
-        for index, item in enumerate(value):
-            if item in seen:
-                out.append(CrdProblem((*at, index), f"duplicate item {_short(item)} in a set"))
-            seen.append(item)
-    elif list_type == "map":
-        keys = schema.get("x-kubernetes-list-map-keys") or ()
-        found: set[tuple[Any, ...]] = set()
-        for index, item in enumerate(value):
-            if not isinstance(item, Mapping):
-                continue
-            key = tuple(repr(item.get(k)) for k in keys)
-            if key in found:
-                named = ", ".join(f"{k}={item.get(k)!r}" for k in keys)
-                out.append(CrdProblem((*at, index), f"duplicate item with {named}"))
-            found.add(key)
-
-
-_BOUNDS = (("minimum", True), ("maximum", False), ("minLength", True), ("maxLength", False),
-           ("minItems", True), ("maxItems", False))
-
-
-def _measure(value: Any, keyword: str) -> float | None:
-    """What ``keyword`` bounds in ``value``, or None when it does not apply to it."""
-    if keyword.endswith("imum"):
-        numeric = isinstance(value, int | float) and not isinstance(value, bool)
-        return value if numeric else None
-    if keyword.endswith("Length"):
-        return len(value) if isinstance(value, str) else None
-    return len(value) if isinstance(value, list) else None
-
-
-def _bounds(value: Any, schema: Schema, at: tuple[Segment, ...], out: list[CrdProblem]) -> None:
-    for keyword, is_lower in _BOUNDS:
-        bound = schema.get(keyword)
-        if bound is None:
-            continue
-        size = _measure(value, keyword)
-        if size is not None and ((size < bound) if is_lower else (size > bound)):
-            out.append(CrdProblem(at, f"{_short(value)} violates {keyword} {bound}"))
-    pattern = schema.get("pattern")
-    if pattern and isinstance(value, str):
-        try:
-            matches = re.search(pattern, value) is not None
-        except re.error:  # an ECMA-only construct: leave it to the API server
-            return
-        if not matches:
-            out.append(CrdProblem(at, f"{value!r} does not match pattern {pattern!r}"))
+    found: Problems = []
+    root.check(manifest, (), Walk(found, skip))
+    return [CrdProblem(flatten(at), message, pruned) for at, message, pruned in found]

@@ -1,20 +1,20 @@
-"""Where the kit's schemas come from.
+"""The Kubernetes pod schema that core ships, and other schema sources.
 
-- The probe is generated from a Kubernetes OpenAPI document (``components.schemas``, or
-  swagger ``definitions``): the shared ``kubernetes-*-api__v1_openapi.json`` when it can be
-  found, else the built-in :mod:`podtemplate.schemas._pod_schema`, a reduced copy of the
-  same document produced by :mod:`podtemplate.schemas.gen_pod_schema`.
-- Operator CRDs are read from ``$PODTEMPLATE_SCHEMAS/crds`` or ``<dir>/shared/schemas/crds``
-  for the first ``<dir>`` above the working directory or this module that has one.
+``kubernetes/pod.json`` (package data beside this module) holds every schema reachable
+from ``io.k8s.api.core.v1.PodTemplateSpec`` in one Kubernetes release, reduced by
+``scripts/gen_kubernetes.py`` from the API server's OpenAPI document; ``pod.source.json``
+beside it records the upstream file, its version and licence. The conformance probe and
+the list merge rules are built from it; ``podtemplate coverage --schema FILE`` may build
+the probe from another OpenAPI document instead.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -24,18 +24,16 @@ __all__ = [
     "POD_SPEC",
     "CONTAINER",
     "SchemaSource",
-    "schemas_dir",
-    "find_openapi",
-    "find_crd",
     "load_schema_source",
     "builtin_schema_source",
     "schema_source_from_document",
+    "shipped_pod_schema",
+    "shipped_pod_schema_source",
 ]
 
 POD_SPEC = "io.k8s.api.core.v1.PodSpec"
 CONTAINER = "io.k8s.api.core.v1.Container"
-SCHEMAS_ENV = "PODTEMPLATE_SCHEMAS"
-_OPENAPI_NAME = re.compile(r"kubernetes-(\d+)\.(\d+)-api__v1_openapi\.json")
+_SHIPPED = "kubernetes/pod.json"
 
 Schema = Mapping[str, Any]
 
@@ -72,46 +70,34 @@ def schema_source_from_document(document: Mapping[str, Any], label: str) -> Sche
     return SchemaSource(schemas=schemas, label=label)
 
 
-def schemas_dir() -> Path | None:
-    """The shared schemas folder: ``$PODTEMPLATE_SCHEMAS``, else the first
-    ``shared/schemas`` beside a parent of the working directory or of this module."""
-    env = os.environ.get(SCHEMAS_ENV)
-    if env:
-        return Path(env) if Path(env).is_dir() else None
-    for start in (Path.cwd(), Path(__file__).resolve().parent):
-        for parent in (start, *start.parents):
-            candidate = parent / "shared" / "schemas"
-            if candidate.is_dir():
-                return candidate
-    return None
+@functools.cache
+def shipped_pod_schema() -> Mapping[str, Any]:
+    """The shipped ``kubernetes/pod.json`` document (read once)."""
+    text = resources.files(__package__).joinpath(_SHIPPED).read_text(encoding="utf-8")
+    document: Mapping[str, Any] = json.loads(text)
+    return document
 
 
-def find_openapi(folder: Path | None = None) -> Path | None:
-    """The newest ``k8s/kubernetes-X.Y-api__v1_openapi.json`` in the schemas folder."""
-    folder = folder if folder is not None else schemas_dir()
-    if folder is None or not (folder / "k8s").is_dir():
-        return None
-    found = [(tuple(map(int, m.groups())), p) for p in (folder / "k8s").iterdir()
-             if (m := _OPENAPI_NAME.fullmatch(p.name))]
-    return max(found)[1] if found else None
+@functools.cache
+def shipped_pod_schema_source() -> Mapping[str, Any]:
+    """Where ``pod.json`` came from: upstream file, Kubernetes version, licence."""
+    text = resources.files(__package__).joinpath(
+        _SHIPPED.replace(".json", ".source.json")).read_text(encoding="utf-8")
+    source: Mapping[str, Any] = json.loads(text)
+    return source
 
 
-def find_crd(crd_file: str, folder: Path | None = None) -> Path | None:
-    """``crds/<crd_file>`` in the schemas folder, or None when it is not there."""
-    folder = folder if folder is not None else schemas_dir()
-    if folder is None:
-        return None
-    path = folder / "crds" / crd_file
-    return path if path.is_file() else None
+def builtin_schema_source() -> SchemaSource:
+    """The shipped pod schema as a schema source."""
+    version = shipped_pod_schema_source()["kubernetes_version"]
+    return schema_source_from_document(shipped_pod_schema(),
+                                       f"Kubernetes {version} pod schema (shipped)")
 
 
 def load_schema_source(path: str | Path | None = None) -> SchemaSource:
-    """The probe's schema source: ``path`` if given, else the shared OpenAPI document if
-    found, else the built-in reduced copy."""
+    """The OpenAPI document at ``path``, or the shipped pod schema when None."""
     if path is None:
-        path = find_openapi()
-        if path is None:
-            return builtin_schema_source()
+        return builtin_schema_source()
     path = Path(path)
     try:
         return schema_source_from_document(json.loads(path.read_text(encoding="utf-8")),
@@ -122,11 +108,3 @@ def load_schema_source(path: str | Path | None = None) -> SchemaSource:
                                f"{type(error).__name__}: {str(error)[:120]}", file=str(path),
                                fix="give the OpenAPI v3 JSON of the Kubernetes API "
                                "(api/v1 from /openapi/v3)") from None
-
-
-def builtin_schema_source() -> SchemaSource:
-    """The reduced schema committed with the kit (works without the shared folder)."""
-    from . import _pod_schema
-
-    return SchemaSource(schemas=_pod_schema.SCHEMAS,
-                        label=f"{_pod_schema.SOURCE} (built-in reduced copy)")

@@ -16,8 +16,8 @@ from ..conformance.kit import Kit, SampleTaskFactory
 from ..conformance.probe import Probe, ProbeField, build_probe, default_probe
 from ..conformance.results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome
 from ..dispatch import build_manifests, define_roles, task_types
-from ..schemas.crd import Crd, CrdProblem, crd_for, validate_custom_resource
-from ..schemas.source import SchemaSource, load_schema_source, schemas_dir
+from ..schemas.crd import Crd, CrdProblem, shipped_crd, validate_custom_resource
+from ..schemas.source import SchemaSource, load_schema_source
 from .assertions import (
     assert_definition_error,
     assert_valid_custom_resource,
@@ -52,7 +52,6 @@ __all__ = [
     "build_manifests",
     "build_probe",
     "container",
-    "crd_for",
     "default_probe",
     "define_roles",
     "env_of",
@@ -61,7 +60,7 @@ __all__ = [
     "render_cli",
     "render_without_distribution",
     "rendered_documents",
-    "schemas_dir",
+    "shipped_crd",
     "task_types",
     "validate_custom_resource",
 ]
@@ -79,11 +78,3 @@ def __getattr__(name: str) -> Any:
 # not need pytest).
 pytest_plugins = ["podtemplate.testing.fixtures"]
 
-
-def pytest_report_header() -> str:
-    """Say where the kit reads CRDs from, or that CRD checks will be skipped."""
-    folder = schemas_dir()
-    if folder is None:
-        return ("podtemplate.testing: shared schemas not found (set PODTEMPLATE_SCHEMAS); "
-                "CRD checks will be skipped")
-    return f"podtemplate.testing: shared schemas at {folder}"

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..model.roles import TaskType
+    from ..schemas.crd import Crd
 
 __all__ = ["assert_definition_error", "assert_valid_custom_resource", "assert_valid_pod",
            "assert_valid_pod_template", "container", "env_of"]
@@ -40,19 +44,24 @@ def env_of(container_: Mapping[str, Any]) -> dict[str, str | None]:
     return {e["name"]: e.get("value") for e in container_.get("env", [])}
 
 
-def assert_valid_custom_resource(manifest: Mapping[str, Any], crd_file: str) -> None:
-    """A custom resource validated against the real CRD ``crd_file`` from the shared
-    schemas, unknown (pruned) fields included; skips the test when the CRD is absent."""
-    from ..schemas.crd import crd_for, validate_custom_resource
+def assert_valid_custom_resource(manifest: Mapping[str, Any],
+                                 declared: TaskType | str | Crd) -> None:
+    """A custom resource validated against the CRD of its kind that ``declared`` (a task
+    type's ``crds``, one shipped CRD as ``"package:resource"``, or a loaded CRD) holds,
+    unknown (pruned) fields included."""
+    from ..schemas.crd import Crd, shipped_crd, validate_custom_resource
+    from ..schemas.resources import crd_index, crd_of
 
-    crd = crd_for(crd_file)
-    if crd is None:
-        import pytest
-
-        pytest.skip(f"CRD {crd_file} not found: set PODTEMPLATE_SCHEMAS to the shared "
-                    "schemas folder to validate custom resources")
+    if isinstance(declared, Crd):
+        crd: Crd | None = declared
+    elif isinstance(declared, str):
+        crd = shipped_crd(declared)
+    else:
+        crd = crd_of(crd_index([declared]), manifest)
+    assert crd is not None, (f"no CRD declared for {manifest.get('apiVersion')} "
+                             f"{manifest.get('kind')}")
     problems = validate_custom_resource(manifest, crd)
-    assert not problems, f"{manifest.get('kind')} violates {crd_file}:\n" + "\n".join(
+    assert not problems, f"{manifest.get('kind')} violates {crd.file}:\n" + "\n".join(
         f"  {problem}" for problem in problems)
 
 

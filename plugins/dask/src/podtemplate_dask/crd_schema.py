@@ -12,7 +12,8 @@ anywhere else), so when every layer is known to the CRD the pod is too: each tem
 checked once per render, and the pod is walked only when a layer is not.
 
 The field lists come from :mod:`podtemplate_dask._crd_fields`, generated from the CRD by
-``plugins/dask/scripts/gen_known_fields.py`` (the CRD itself is not shipped).
+``plugins/dask/scripts/gen_known_fields.py`` (the CRD itself ships in ``crds/`` and core
+validates every DaskJob against it).
 """
 
 from __future__ import annotations

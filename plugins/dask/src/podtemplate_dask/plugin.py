@@ -14,7 +14,7 @@ from .roles import define_roles
 
 TASK_TYPE = TaskType(
     name=Dask.task_type, distribution="podtemplate-dask", kind=KIND, api_version=API_VERSION,
-    crd_file="kubernetes.dask.org_daskjobs.yaml", config=Dask,
+    crds=("podtemplate_dask:crds/kubernetes.dask.org_daskjobs.json",), config=Dask,
     description="a Dask cluster and a job runner as a dask-kubernetes DaskJob")
 
 

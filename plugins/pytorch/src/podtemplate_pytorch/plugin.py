@@ -14,7 +14,8 @@ from .roles import define_roles
 
 TASK_TYPE = TaskType(
     name=PyTorch.task_type, distribution="podtemplate-pytorch", kind=KIND,
-    api_version=API_VERSION, crd_file="kubeflow.org_pytorchjobs.yaml", config=PyTorch,
+    api_version=API_VERSION, config=PyTorch,
+    crds=("podtemplate_pytorch:crds/kubeflow.org_pytorchjobs.json",),
     description="distributed PyTorch as a Kubeflow PyTorchJob (master and workers)")
 
 

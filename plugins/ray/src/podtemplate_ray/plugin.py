@@ -14,7 +14,8 @@ from .roles import ray_roles
 from .sample import sample_task
 
 TASK_TYPE = TaskType(name=Ray.task_type, distribution="podtemplate-ray", kind=KIND,
-                     api_version=API_VERSION, crd_file="ray.io_rayjobs.yaml", config=Ray,
+                     api_version=API_VERSION, config=Ray,
+                     crds=("podtemplate_ray:crds/ray.io_rayjobs.json",),
                      description="a Python function as the entrypoint of a KubeRay RayJob")
 
 

@@ -17,7 +17,7 @@ from .task import SparkApplicationTask
 
 TASK_TYPE = TaskType(
     name=Spark.task_type, distribution="podtemplate-spark", kind=KIND, api_version=API_VERSION,
-    crd_file="sparkoperator.k8s.io_sparkapplications.yaml", config=Spark,
+    crds=("podtemplate_spark:crds/sparkoperator.k8s.io_sparkapplications.json",), config=Spark,
     description="a Spark application (driver and executors) as a Kubeflow Spark Operator "
     "SparkApplication")
 

@@ -1,0 +1,240 @@
+"""Offline validation of any Kubernetes manifests: what ``podtemplate validate`` runs.
+
+Each document is checked by its kind: a ``v1 Pod`` and the template of a ``v1
+PodTemplate`` with the pod rules, a custom resource against the CRD an installed task type
+declares for its group and kind (and every pod template inside it with the pod rules),
+each item of a ``v1 List`` likewise. Any other kind is reported as *not checked*, never as
+valid. A problem is located by its document (``file#n``, from 1), the object, the field
+path and the rule it breaks.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .crd import Crd, validate_custom_resource
+from .resources import CrdIndex, crd_of, pod_field
+
+__all__ = ["DocumentProblem", "NOT_CHECKED", "configmap_problems", "strict_pod_check",
+           "validate_document"]
+
+NOT_CHECKED = "not checked"
+_POD_FIELDS = frozenset(("apiVersion", "kind", "metadata", "spec", "status"))
+# A ConfigMap key: alphanumerics, '-', '_' or '.' (k8s IsConfigMapKey), at most 253 long.
+_CONFIG_KEY = re.compile(r"[-._a-zA-Z0-9]+")
+_CONFIGMAP_BYTES = 1024 * 1024  # the API server's limit on a ConfigMap's data
+PodCheck = Callable[[Mapping[str, Any]], list[tuple[str, str, str]]]  # (path, rule, message)
+
+
+@dataclass(frozen=True)
+class DocumentProblem:
+    """One problem of one document. ``rule`` is what was broken (``NOT_CHECKED`` when the
+    document could not be checked at all)."""
+
+    document: str
+    what: str
+    path: str
+    rule: str
+    message: str
+
+    @property
+    def checked(self) -> bool:
+        return self.rule != NOT_CHECKED
+
+    def __str__(self) -> str:
+        where = f"{self.document} ({self.what})" if self.what else self.document
+        path = f" {self.path}:" if self.path else ""
+        return f"{where}:{path} {self.message} [rule: {self.rule}]"
+
+
+def validate_document(document: Any, where: str, index: CrdIndex,
+                      pod_check: PodCheck) -> list[DocumentProblem]:
+    """Every problem of one parsed document; ``index`` holds the CRDs of the installed task
+    types, ``pod_check`` checks a PodTemplateSpec-shaped dict."""
+    if not isinstance(document, Mapping):
+        return [DocumentProblem(where, "", "", "document", f"a {type(document).__name__}, "
+                                "not a Kubernetes object (a mapping with apiVersion and kind)")]
+    api_version, kind = document.get("apiVersion"), document.get("kind")
+    what = _describe(document)
+    missing = [key for key, value in (("apiVersion", api_version), ("kind", kind))
+               if not isinstance(value, str) or not value]
+    if missing:
+        return [DocumentProblem(where, what, "", "document",
+                                f"no {' and no '.join(missing)}: every Kubernetes object "
+                                "names its apiVersion and kind")]
+    if api_version == "v1" and kind == "List":
+        return [problem for number, item in enumerate(document.get("items") or ())
+                for problem in validate_document(item, f"{where}.items[{number}]", index,
+                                                 pod_check)]
+    if api_version == "v1" and kind == "Pod":
+        extra = [DocumentProblem(where, what, key, "Pod", "unknown field: a Pod has "
+                                 "apiVersion, kind, metadata, spec and status")
+                 for key in document if key not in _POD_FIELDS]
+        body = {key: document[key] for key in ("metadata", "spec") if key in document}
+        return extra + _pod_problems(body, where, what, "", pod_check)
+    if api_version == "v1" and kind == "ConfigMap":
+        return [DocumentProblem(where, what, path, "ConfigMap", message)
+                for path, message in configmap_problems(document)]
+    if api_version == "v1" and kind == "PodTemplate":
+        template = document.get("template")
+        if not isinstance(template, Mapping):
+            return [DocumentProblem(where, what, "template", "pod", "a PodTemplate has a "
+                                    "template (metadata and spec)")]
+        return _pod_problems(template, where, what, "template.", pod_check)
+    crd = crd_of(index, document)
+    if crd is None:
+        return [DocumentProblem(where, what, "", NOT_CHECKED,
+                                f"no installed task type declares a CRD for {api_version} "
+                                f"{kind}: this document was not checked")]
+    return _custom_resource_problems(document, crd, where, what, pod_check)
+
+
+def strict_pod_check(template: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """A PodTemplateSpec-shaped dict checked strictly with the kubernetes client models
+    (every error), then with core's own pod checks: ``(path, rule, message)`` each."""
+    from kubernetes.client import V1PodTemplateSpec
+    from pydantic import ValidationError
+
+    from ..errors import PodTemplateError
+    from ..model.podspec import field_path, validate_pod_template_spec
+
+    try:
+        V1PodTemplateSpec.model_validate(template)
+    except ValidationError as error:
+        return [(field_path(template, e["loc"], ""), "kubernetes client model, strict",
+                 f"{e['msg']} (got {_short(e.get('input'))})") for e in error.errors()]
+    try:
+        validate_pod_template_spec(template)
+    except PodTemplateError as error:
+        return [(error.field or "", "pod check", error.message)]
+    return []
+
+
+def configmap_problems(document: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(path, message)`` for what the API server refuses in a ``v1 ConfigMap``: unknown
+    fields, a name that is not a DNS-1123 subdomain, keys that are not ConfigMap keys or
+    sit in both maps, values of the wrong type, more than 1 MiB of data."""
+    from ..errors import InvalidNameError
+    from ..model.names import check_dns1123_subdomain
+
+    found = [(key, "unknown field: a ConfigMap has apiVersion, kind, metadata, data, "
+                   "binaryData and immutable") for key in document if key not in _CONFIGMAP]
+    metadata = document.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, Mapping) else None
+    try:
+        check_dns1123_subdomain(name, what="name")  # type: ignore[arg-type]
+    except InvalidNameError as error:
+        found.append(("metadata.name", f"{error.message} ({error.fix})"))
+    if not isinstance(document.get("immutable", False), bool):
+        found.append(("immutable", "must be true or false"))
+    size = 0
+    for field in ("data", "binaryData"):
+        entries = document.get(field) or {}
+        if not isinstance(entries, Mapping):
+            found.append((field, "must be a map of keys to values"))
+            continue
+        for key, value in entries.items():
+            if not (isinstance(key, str) and len(key) <= 253 and _CONFIG_KEY.fullmatch(key)):
+                found.append((f"{field}.{key}", "a ConfigMap key has 1-253 characters: "
+                                                "letters, digits, '-', '_' or '.'"))
+            if not isinstance(value, str):
+                found.append((f"{field}.{key}", "must be a string"))
+                continue
+            size += len(str(key)) + len(value.encode("utf-8"))
+            if field == "binaryData" and not _is_base64(value):
+                found.append((f"{field}.{key}", "must be base64"))
+    both = set(document.get("data") or ()) & set(document.get("binaryData") or ())
+    found += [(f"binaryData.{key}", "the key is also in data") for key in sorted(both, key=str)]
+    if size > _CONFIGMAP_BYTES:
+        found.append(("data", f"{size} bytes of data, more than the 1 MiB a ConfigMap holds"))
+    return found
+
+
+_CONFIGMAP = frozenset(("apiVersion", "kind", "metadata", "data", "binaryData", "immutable"))
+
+
+def _is_base64(text: str) -> bool:
+    try:
+        base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _describe(document: Mapping[str, Any]) -> str:
+    kind = document.get("kind")
+    metadata = document.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, Mapping) else None
+    return " ".join(str(part) for part in (kind, name) if part)
+
+
+def _pod_problems(pod: Mapping[str, Any], where: str, what: str, prefix: str,
+                  pod_check: PodCheck) -> list[DocumentProblem]:
+    return [DocumentProblem(where, what, prefix + path if path else prefix.rstrip("."), rule,
+                            message) for path, rule, message in pod_check(pod)]
+
+
+def _custom_resource_problems(document: Mapping[str, Any], crd: Crd, where: str, what: str,
+                              pod_check: PodCheck) -> list[DocumentProblem]:
+    version = str(document.get("apiVersion")).rpartition("/")[2]
+    if crd.root(version) is None:
+        return [DocumentProblem(where, what, "apiVersion", NOT_CHECKED,
+                                f"version {version!r} is not checked: the {crd.kind} CRD "
+                                f"shipped ({crd.operator}) has {', '.join(crd.versions)}")]
+    rule = f"{crd.kind} CRD of {crd.operator}"
+    problems = [DocumentProblem(where, what, pod_field(document, problem.segments),
+                                f"{rule}: pruned" if problem.pruned else rule,
+                                "unknown field: the API server would silently drop it"
+                                if problem.pruned else problem.message)
+                for problem in validate_custom_resource(document, crd)]
+    for path, template in _pod_templates(document, crd, version):
+        problems += _pod_problems(template, where, what, f"{path}.", pod_check)
+    return problems
+
+
+def _pod_templates(document: Mapping[str, Any], crd: Crd, version: str
+                   ) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Every pod template inside a custom resource, with its path: an object the CRD's
+    schema types as a PodTemplateSpec (``metadata`` and a ``spec`` with ``containers``),
+    or one shaped so where the schema keeps the object as it is (Spark's templates)."""
+    schema = crd.versions[version]
+
+    def walk(value: Any, node: Mapping[str, Any], path: str) -> Iterator[tuple[str, Any]]:
+        properties = node.get("properties") or {}
+        if isinstance(value, Mapping):
+            typed = _is_pod_template(properties) and isinstance(value.get("spec"), Mapping)
+            if typed or (not properties and _looks_like_pod_template(value)):
+                yield path, {k: value[k] for k in ("metadata", "spec") if k in value}
+                return
+            extra = node.get("additionalProperties")
+            for key, sub in value.items():
+                child = properties.get(key) or (extra if isinstance(extra, Mapping) else None)
+                if child is not None:
+                    yield from walk(sub, child, f"{path}.{key}" if path else str(key))
+        elif isinstance(value, list) and isinstance(node.get("items"), Mapping):
+            for number, item in enumerate(value):
+                yield from walk(item, node["items"], f"{path}[{number}]")
+
+    yield from walk(document, schema, "")
+
+
+def _looks_like_pod_template(value: Mapping[str, Any]) -> bool:
+    spec = value.get("spec")
+    return (set(value) <= {"metadata", "spec"} and isinstance(spec, Mapping)
+            and isinstance(spec.get("containers"), list))
+
+
+def _is_pod_template(properties: Mapping[str, Any]) -> bool:
+    spec = properties.get("spec")
+    return ("metadata" in properties and isinstance(spec, Mapping)
+            and "containers" in (spec.get("properties") or {}))

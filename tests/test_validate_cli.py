@@ -1,0 +1,198 @@
+"""``podtemplate validate FILE...|-``: offline validation of any manifests, end to end.
+
+Everything the demo renders validates (exit 0); each invalid document is named with its
+document number, object, field path and rule (exit 1); kinds it cannot check are
+reported as not checked, never as valid; unreadable input is exit 2, without a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner, Result
+from podtemplate.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+
+
+def validate(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(main, ["validate", *args], input=stdin, catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def demo_yaml() -> str:
+    """What ``bash scripts/demo`` prints."""
+    result = CliRunner().invoke(main, ["render", str(EXAMPLES), "--platform",
+                                       str(EXAMPLES / "platform.yaml")],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_everything_the_demo_renders_is_valid(demo_yaml: str, tmp_path: Path) -> None:
+    documents = [d for d in yaml.safe_load_all(demo_yaml) if d]
+    kinds = {d["kind"] for d in documents}
+    assert {"Pod", "ConfigMap", "PyTorchJob", "DaskJob", "SparkApplication",
+            "RayJob"} <= kinds
+    path = tmp_path / "demo.yaml"
+    path.write_text(demo_yaml, encoding="utf-8")
+    result = validate(str(path))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ""
+    assert f"{len(documents)} document(s): {len(documents)} valid, 0 invalid, 0 not checked" \
+        in result.stderr
+
+
+def test_json_output_and_standard_input(demo_yaml: str, tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["render", str(EXAMPLES), "--platform",
+                                       str(EXAMPLES / "platform.yaml"), "--format", "json"],
+                                catch_exceptions=False)
+    path = tmp_path / "demo.json"
+    path.write_text(result.stdout, encoding="utf-8")
+    assert json.loads(result.stdout)["kind"] == "List"
+    both = validate(str(path), "-", stdin=demo_yaml)
+    assert both.exit_code == 0, both.output
+
+
+INVALID = """\
+apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata: {name: job}
+spec:
+  pytorchReplicaSpecs:
+    Worker:
+      replicas: two
+      template:
+        spec:
+          containers: [{name: pytorch, image: x, resizePolicyy: []}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: pod}
+spec: {containers: [{name: main, image: x, node_selector: {a: b}}]}
+---
+apiVersion: kubernetes.dask.org/v1
+kind: DaskJob
+metadata: {name: dask}
+spec:
+  job:
+    spec:
+      containers:
+        - name: job
+          image: x
+          livenessProbe: {httpGet: {path: /, port: 8080}}
+  cluster: {spec: {scheduler: {spec: {containers: [{name: s, image: x}]}, service: {}},
+                   worker: {spec: {containers: [{name: w, image: x}]}}}}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: Bad_Name}
+data: {"a b": x}
+"""
+
+
+@pytest.mark.parametrize(("document", "path", "rule", "words"), [
+    ("#1 (PyTorchJob job)", "spec.pytorchReplicaSpecs.Worker.replicas",
+     "PyTorchJob CRD of Kubeflow Training Operator v1.9.4", "must be of type integer"),
+    ("#1 (PyTorchJob job)",
+     "spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].resizePolicyy",
+     "PyTorchJob CRD of Kubeflow Training Operator v1.9.4: pruned", "silently drop"),
+    ("#1 (PyTorchJob job)",
+     "spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].resizePolicyy",
+     "kubernetes client model", "Extra inputs"),
+    ("#2 (Pod pod)", "spec.containers[main].node_selector", "kubernetes client model",
+     "Extra inputs"),
+    ("#3 (DaskJob dask)", "spec.job.spec.containers[job].livenessProbe.httpGet.port",
+     "DaskJob CRD of dask-kubernetes operator 2025.4.3", "must be a string"),
+    ("#4 (ConfigMap Bad_Name)", "metadata.name", "ConfigMap", "DNS-1123"),
+    ("#4 (ConfigMap Bad_Name)", "data.a b", "ConfigMap", "ConfigMap key"),
+])
+def test_each_problem_is_named(tmp_path: Path, document: str, path: str, rule: str,
+                               words: str) -> None:
+    source = tmp_path / "bad.yaml"
+    source.write_text(INVALID, encoding="utf-8")
+    result = validate(str(source))
+    assert result.exit_code == 1
+    lines = [line for line in result.stdout.splitlines()
+             if line.startswith(f"{source}{document}: {path}: ")]
+    assert lines, result.stdout
+    assert any(f"[rule: {rule}" in line and words in line for line in lines), lines
+    assert "4 document(s): 0 valid, 4 invalid, 0 not checked" in result.stderr
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\n",
+     "no installed task type declares a CRD for apps/v1 Deployment"),
+    ("apiVersion: ray.io/v1alpha1\nkind: RayJob\nmetadata: {name: r}\n",
+     "version 'v1alpha1' is not checked"),
+])
+def test_what_cannot_be_checked_is_not_called_valid(text: str, words: str) -> None:
+    result = validate("-", stdin=text)
+    assert result.exit_code == 1
+    assert words in result.stdout and "[rule: not checked]" in result.stdout
+    assert "0 valid, 0 invalid, 1 not checked" in result.stderr
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("kind: Pod\nmetadata: {name: p}\n", "-#1 (Pod p): no apiVersion: every Kubernetes"),
+    ("apiVersion: v1\nmetadata: {name: p}\n", "-#1 (p): no kind"),
+    ("metadata: {name: p}\n", "no apiVersion and no kind"),
+    ("- a\n- list\n", "-#1: a list, not a Kubernetes object"),
+    ("just text\n", "-#1: a str, not a Kubernetes object"),
+])
+def test_documents_that_are_not_objects_get_a_clear_error(text: str, words: str) -> None:
+    result = validate("-", stdin=text)
+    assert result.exit_code == 1
+    assert words in result.stdout and "[rule: document]" in result.stdout
+
+
+def test_unreadable_input_is_exit_2_and_the_rest_is_still_checked(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("a: [b\n", encoding="utf-8")
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(b"\xff\xfe\x00")
+    valid = tmp_path / "pod.yaml"
+    valid.write_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                     "spec: {containers: [{name: c, image: x}]}\n", encoding="utf-8")
+    result = validate(str(broken), str(binary), str(tmp_path / "missing.yaml"),
+                      str(tmp_path), str(valid))
+    assert result.exit_code == 2
+    errors = result.stderr.splitlines()
+    assert f"error: {broken}: not YAML or JSON: invalid YAML at line 2, column 1" in errors[0]
+    assert errors[1].startswith(f"error: {binary}: cannot read:")
+    assert errors[2] == f"error: {tmp_path / 'missing.yaml'}: cannot read: No such file or " \
+                        "directory"
+    assert errors[3].startswith(f"error: {tmp_path}: cannot read:")
+    assert "1 document(s): 1 valid" in errors[4]
+    assert "Traceback" not in result.output
+
+
+def test_pod_templates_the_crd_keeps_opaque_are_still_checked() -> None:
+    """Spark's CRD keeps driver.template as it is; the pod rules still apply to it."""
+    text = ("apiVersion: sparkoperator.k8s.io/v1beta2\nkind: SparkApplication\n"
+            "metadata: {name: s}\nspec:\n  type: Python\n  mode: cluster\n"
+            "  sparkVersion: '3.5.0'\n  mainApplicationFile: local:///x.py\n"
+            "  driver: {template: {spec: {containers: [{name: d, bogusField: 1}]}}}\n"
+            "  executor: {}\n")
+    result = validate("-", stdin=text)
+    assert result.exit_code == 1
+    assert "-#1 (SparkApplication s): spec.driver.template.spec.containers[d].bogusField:" \
+        in result.stdout
+
+
+def test_a_valid_file_alone_is_exit_0(tmp_path: Path) -> None:
+    template = tmp_path / "template.yaml"
+    template.write_text("apiVersion: v1\nkind: PodTemplate\nmetadata: {name: t}\n"
+                        "template: {spec: {containers: [{name: c, image: x}]}}\n",
+                        encoding="utf-8")
+    assert validate(str(template)).exit_code == 0
+    template.write_text("apiVersion: v1\nkind: PodTemplate\nmetadata: {name: t}\n"
+                        "template: {spec: {containers: [{name: c, image: x, bogus: 1}]}}\n",
+                        encoding="utf-8")
+    result = validate(str(template))
+    assert result.exit_code == 1
+    assert "#1 (PodTemplate t): template.spec.containers[c].bogus:" in result.stdout
