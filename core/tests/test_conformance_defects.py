@@ -30,6 +30,7 @@ from podtemplate import (
 )
 from podtemplate.testing import Finding, Kit, every_finding
 
+CRD_PACKAGE = "podtemplate_mpi_test_crds"
 CRD_FILE = "kubeflow.org_mpijobs.yaml"
 REPLICA_TYPES = {"launcher": "Launcher", "worker": "Worker"}
 CONTAINERS = {"launcher": "mpi-launcher", "worker": "mpi-worker"}
@@ -47,10 +48,14 @@ class Mpi:
     name = "mpi"
     crd_file = CRD_FILE
 
+    @property
+    def crds(self) -> tuple[str, ...]:
+        return (f"{CRD_PACKAGE}:{self.crd_file}",)
+
     @hookimpl
     def podtemplate_add_task_types(self) -> Sequence[TaskType]:
         return [TaskType(self.name, distribution="podtemplate-mpi", kind="MPIJob",
-                         api_version="kubeflow.org/v2beta1", crd_file=self.crd_file)]
+                         api_version="kubeflow.org/v2beta1", crds=self.crds)]
 
     @hookimpl
     def podtemplate_make_sample_task(self, task_type: str, pod_template: PodTemplate | None,
@@ -160,7 +165,7 @@ class NoCrd(Mpi):
 
 @pytest.fixture(autouse=True)
 def mpi_crd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A structural MPIJob CRD beside the shared ones (the kit prunes by it)."""
+    """A structural MPIJob CRD shipped by a package of its own (the kit prunes by it)."""
     template = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
     replica = {"type": "object", "properties": {"replicas": {"type": "integer"},
                                                 "template": template}}
@@ -169,9 +174,12 @@ def mpi_crd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     crd = {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
            "spec": {"group": "kubeflow.org", "names": {"kind": "MPIJob"}, "versions": [
                {"name": "v2beta1", "served": True, "schema": {"openAPIV3Schema": schema}}]}}
-    (tmp_path / "crds").mkdir()
-    (tmp_path / "crds" / CRD_FILE).write_text(yaml.safe_dump(crd), encoding="utf-8")
-    monkeypatch.setenv("PODTEMPLATE_SCHEMAS", str(tmp_path))
+    package = tmp_path / CRD_PACKAGE
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / CRD_FILE).write_text(yaml.safe_dump(crd), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.invalidate_caches()
 
 
 def findings_of(plugin: Mpi) -> list[Finding]:
@@ -206,7 +214,7 @@ def test_the_kit_catches_a_plugin_defect(plugin: Mpi, check: str, field: str,
 def test_without_its_crd_the_task_type_is_unverified() -> None:
     found = findings_of(NoCrd())
     assert [f.check for f in found] == ["unverified"], found
-    assert "no CRD of kind MPIJob found among kubeflow.org_mpijobs_v0.yaml" in str(found[0])
+    assert "kubeflow.org_mpijobs_v0.yaml" in str(found[0]) and "cannot be read" in str(found[0])
 
 
 # ------------------------------------------------------------------------ core defects

@@ -222,10 +222,11 @@ def test_crd_violations_are_reported_against_the_real_crd() -> None:
     assert [(f.role, f.field) for f in probe] == [("follower", "spec.tolerations")]
 
 
-class UndeclaredCrd(BreaksCrd):
+class UndeclaredCrd(FixturePlugin):
     """A custom resource type that ships no CRD for its kind."""
 
     name = "undeclared-crd"
+    kind, api_version = "PyTorchJob", "kubeflow.org/v1"
     crds = ()
 
 
