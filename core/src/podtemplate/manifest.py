@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,6 +12,7 @@ from .model.task import Task
 __all__ = [
     "DEFAULT_CONTAINER_ANNOTATION",
     "ROLE_LABEL",
+    "role_label_value",
     "SYSTEM_LABELS",
     "TASK_LABEL",
     "TASK_TYPE_LABEL",
@@ -25,6 +27,14 @@ TASK_LABEL = "podtemplate.io/task"
 TASK_TYPE_LABEL = "podtemplate.io/task-type"
 ROLE_LABEL = "podtemplate.io/role"  # on pods only
 SYSTEM_LABELS = (TASK_LABEL, TASK_TYPE_LABEL, ROLE_LABEL)
+_NOT_IN_LABEL_VALUE = re.compile(r"[^A-Za-z0-9_.-]")
+
+
+def role_label_value(role: str) -> str:
+    """A role name as the value of ``ROLE_LABEL``: the API server refuses a label value
+    holding anything but alphanumerics, ``-``, ``_`` and ``.``, so Ray's ``worker:cpu``
+    is labelled ``worker-cpu`` (the role keeps its name everywhere else)."""
+    return _NOT_IN_LABEL_VALUE.sub("-", role)
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
 
 

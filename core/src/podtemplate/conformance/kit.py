@@ -29,7 +29,7 @@ from typing import Any
 from ..dispatch import build_plugin_manager, define_roles, make_sample_task, task_types
 from ..errors import PluginError, PodTemplateError
 from ..hookspecs import hookimpl
-from ..manifest import ROLE_LABEL
+from ..manifest import ROLE_LABEL, role_label_value
 from ..model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType
 from ..model.task import Task
 from ..model.templates import PodTemplate
@@ -193,7 +193,7 @@ class Kit:
                 found.append(RolePod(index, manifest, pod, role.template_path, primary))
         for candidate in found:
             labels = (candidate.pod.get("metadata") or {}).get("labels") or {}
-            if labels.get(ROLE_LABEL) == role.name:
+            if labels.get(ROLE_LABEL) == role_label_value(role.name):
                 return candidate
         return found[0] if found else None
 

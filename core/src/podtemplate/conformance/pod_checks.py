@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS
+from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS, role_label_value
 from ..merge.engine import duplicate_keys
 from ..model.podspec import field_path
 from ..schemas.crd import Crd, CrdProblem, validate_custom_resource
@@ -194,8 +194,8 @@ def _shape(kit: Kit, role: str, located: RolePod | None, rendered: Rendered,
                              f"metadata.annotations.{DEFAULT_CONTAINER_ANNOTATION}"))
     labels = metadata.get("labels") or {}
     task = rendered.task
-    expected = dict(zip(SYSTEM_LABELS, (task.name if task else None, kit.task_type, role),
-                        strict=True))
+    expected = dict(zip(SYSTEM_LABELS, (task.name if task else None, kit.task_type,
+                                        role_label_value(role)), strict=True))
     for key, value in expected.items():
         if labels.get(key) != value:
             problems.append(fail("labels", f"system label {key} is {labels.get(key)!r}, not "

@@ -9,7 +9,7 @@ from typing import Any
 from ..context import RenderContext
 from ..errors import DefinitionError, PodTemplateError
 from ..files.store import find_template
-from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS
+from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS, role_label_value
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
 from ..merge.rules import DELETE, PATCH
@@ -415,7 +415,7 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
     task_label, type_label, role_label = SYSTEM_LABELS
     labels[task_label] = task.name
     labels[type_label] = task.task_type
-    labels[role_label] = role_spec.name
+    labels[role_label] = role_label_value(role_spec.name)
     metadata.setdefault("annotations", {})[DEFAULT_CONTAINER_ANNOTATION] = primary
     if not (proven and composed_valid(acc, primary)):
         validate_pod_template_spec(acc)
