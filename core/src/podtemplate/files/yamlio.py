@@ -8,6 +8,7 @@ before it is constructed.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ import yaml
 from ..errors import YamlError
 from ._yaml_emit import Unsupported, emit
 
-__all__ = ["load_all", "load_path", "dump_yaml", "dump_json"]
+__all__ = ["composed_documents", "load_all", "load_path", "read_text", "dump_yaml", "dump_json"]
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -48,9 +49,31 @@ def _mark(error: yaml.YAMLError) -> str:
     return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
 
 
-def load_all(text: str, *, source: str = "<string>") -> list[Any]:
-    """Parse every document of ``text`` safely; empty documents are dropped."""
-    documents: list[Any] = []
+def _check_expansion(node: yaml.Node, source: str) -> None:
+    """Refuse a composed document whose aliases expand to far more nodes than it has."""
+    if _expanded_size(node, {}) > _MAX_EXPANSION:
+        raise YamlError(
+            "YAML aliases expand to too many nodes (possible alias bomb); refused",
+            fix="write the document without deeply nested aliases",
+            file=source,
+        )
+
+
+def _yaml_error(error: yaml.YAMLError, source: str) -> YamlError:
+    """A parser error as one line naming the file, line and column."""
+    where = _mark(error)
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    return YamlError(
+        f"invalid YAML{' at ' + where if where else ''}: {problem}",
+        fix="correct the YAML syntax (only plain YAML is accepted, no Python tags)",
+        file=source,
+    )
+
+
+def composed_documents(text: str, *, source: str = "<string>"
+                       ) -> Iterator[tuple[Any, yaml.Node]]:
+    """Each non-empty document of ``text`` with its node tree, loaded safely and refused
+    when its aliases expand far beyond it; YAML errors as one :class:`YamlError` line."""
     try:
         loader = _Loader(text)
         try:
@@ -58,35 +81,31 @@ def load_all(text: str, *, source: str = "<string>") -> list[Any]:
                 node = loader.get_node()
                 if node is None:
                     continue
-                if _expanded_size(node, {}) > _MAX_EXPANSION:
-                    raise YamlError(
-                        "YAML aliases expand to too many nodes (possible alias bomb); refused",
-                        fix="write the document without deeply nested aliases",
-                        file=source,
-                    )
+                _check_expansion(node, source)
                 data = loader.construct_document(node)
                 if data is not None:
-                    documents.append(data)
+                    yield data, node
         finally:
             loader.dispose()
     except yaml.YAMLError as error:
-        where = _mark(error)
-        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        raise YamlError(
-            f"invalid YAML{' at ' + where if where else ''}: {problem}",
-            fix="correct the YAML syntax (only plain YAML is accepted, no Python tags)",
-            file=source,
-        ) from None
-    return documents
+        raise _yaml_error(error, source) from None
+
+
+def load_all(text: str, *, source: str = "<string>") -> list[Any]:
+    """Parse every document of ``text`` safely; empty documents are dropped."""
+    return [data for data, _ in composed_documents(text, source=source)]
+
+
+def read_text(path: str | Path) -> str:
+    """A YAML file's text; an unreadable file is a :class:`YamlError` naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise YamlError(f"cannot read file: {error.strerror}", file=str(path)) from None
 
 
 def load_path(path: str | Path) -> list[Any]:
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise YamlError(f"cannot read file: {error.strerror}", file=str(path)) from None
-    return load_all(text, source=str(path))
+    return load_all(read_text(path), source=str(path))
 
 
 def dump_yaml(document: Any) -> str:
