@@ -21,6 +21,7 @@ from ..files.yamlio import dump_json, dump_yaml
 from ..inputs import parse_input_pairs
 from ..manifest import TASK_LABEL
 from ..render import iter_render, make_context
+from .options import render_inputs
 from .targets import collect_tasks
 
 __all__ = ["main"]
@@ -104,16 +105,7 @@ def _write_folder(manifests: Iterable[dict[str, Any]], folder: Path, fmt: str) -
 
 
 @main.command()
-@click.argument("targets", nargs=-1, required=True)
-@click.option("--platform", "platform_file", type=click.Path(dir_okay=False),
-              help="platform.yaml of the admin's settings.")
-@click.option("--templates", type=click.Path(file_okay=False),
-              help="Folder of kind: PodTemplate files (overrides platform.yaml).")
-@click.option("--namespace", help="Namespace of rendered objects and first template lookup.")
-@click.option("--override", type=click.Path(dir_okay=False),
-              help="A pod template merged over every task as the run override.")
-@click.option("--input", "inputs", multiple=True, metavar="NAME=VALUE",
-              help="A task input, typed from the function's signature. Repeatable.")
+@render_inputs
 @click.option("--output", "-o", default="-", show_default=True,
               help="'-' for stdout, or a folder: one file per task.")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
@@ -143,7 +135,9 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
 
 
 # Commands kept in their own modules, registered on the one group.
+from .explain import explain_command  # noqa: E402
 from .info import coverage_command, plugins_command  # noqa: E402
 
+main.add_command(explain_command)
 main.add_command(coverage_command)
 main.add_command(plugins_command)
