@@ -152,20 +152,10 @@ def run_kit(copy: Path) -> tuple[int, str]:
     sources = [copy / "core" / "src", *sorted((copy / "plugins").glob("*/src"))]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, sources)),
            "PYTHONDONTWRITEBYTECODE": "1"}
-    shared = _shared_schemas()
-    if shared is not None:  # the copy lives elsewhere: CRDs found from here still count
-        env.setdefault("PODTEMPLATE_SCHEMAS", shared)
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
                            KIT], cwd=copy, env=env, capture_output=True, text=True,
                           timeout=900)
     return done.returncode, done.stdout
-
-
-def _shared_schemas() -> str | None:
-    found = subprocess.run([sys.executable, "-c", "from podtemplate.testing import "
-                            "schemas_dir; print(schemas_dir() or '')"], cwd=ROOT,
-                           capture_output=True, text=True, check=True).stdout.strip()
-    return found or None
 
 
 def first_failure(output: str) -> str:

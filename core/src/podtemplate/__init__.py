@@ -36,6 +36,7 @@ from .model.roles import FieldDecl, RoleSpec, TaskType
 from .model.task import Task, task
 from .model.templates import ConfigModel, Int32, PodTemplate, Resources, Role
 from .platform import Platform, load_platform
+from .provenance import explain
 from .render import make_context, render, render_task
 from .resolve.pod import resolve_pod
 from .runtime import function_entrypoint
@@ -73,6 +74,7 @@ __all__ = [
     "TemplateNotFoundError",
     "YamlError",
     "build_plugin_manager",
+    "explain",
     "function_entrypoint",
     "get_path",
     "hookimpl",

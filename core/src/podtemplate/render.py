@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +19,14 @@ from .dispatch import (
 from .errors import DefinitionError, ManifestValidationError, PodTemplateError, brief
 from .guard import guarded
 from .inputs import check_inputs_known
+from .model.roles import RoleSpec
 from .model.task import Task
 from .model.templates import PodTemplate
 from .platform import Platform, load_platform
 from .resolve.pod import resolve_pod
 from .schemas.resources import check_rendered
 
-__all__ = ["render", "iter_render", "render_task", "make_context"]
+__all__ = ["render", "iter_render", "render_task", "make_context", "check_task_manifests"]
 
 
 @guarded
@@ -56,6 +57,14 @@ def render_task(task: Task, context: RenderContext) -> list[dict[str, Any]]:
     the manifest-check hooks."""
     roles = define_roles(task, context)
     pods = {role.name: resolve_pod(task, role, context) for role in roles}
+    return check_task_manifests(task, roles, pods, context)
+
+
+def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
+                         pods: dict[str, dict[str, Any]], context: RenderContext
+                         ) -> list[dict[str, Any]]:
+    """The manifests built from a task's resolved role pods, checked by the
+    manifest-check hooks (the plugin may build them from ``pods`` in place)."""
     manifests = build_manifests(task, roles, pods, context)
     if context.check_crds:
         check_rendered(task, require_task_type(context.plugin_manager, task), roles,

@@ -19,6 +19,7 @@ from ..inputs import parse_input_pairs
 from ..manifest import TASK_LABEL
 from ..render import iter_render, make_context
 from .guard import clean_errors, debug_option
+from .options import render_inputs
 from .output import write_files
 from .targets import collect_tasks
 
@@ -81,16 +82,7 @@ def _task_files(manifests: Iterable[dict[str, Any]], fmt: str) -> list[tuple[str
 
 
 @main.command()
-@click.argument("targets", nargs=-1, required=True)
-@click.option("--platform", "platform_file",
-              help="platform.yaml of the admin's settings.")
-@click.option("--templates",
-              help="Folder of kind: PodTemplate files (overrides platform.yaml).")
-@click.option("--namespace", help="Namespace of rendered objects and first template lookup.")
-@click.option("--override",
-              help="A pod template merged over every task as the run override.")
-@click.option("--input", "inputs", multiple=True, metavar="NAME=VALUE",
-              help="A task input, typed from the function's signature. Repeatable.")
+@render_inputs
 @click.option("--output", "-o", default="-", show_default=True,
               help="'-' for stdout, or a folder: one file per task.")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
@@ -123,9 +115,11 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
 
 
 # Commands kept in their own modules, registered on the one group.
+from .explain import explain_command  # noqa: E402
 from .info import coverage_command, plugins_command  # noqa: E402
 from .validate import validate_command  # noqa: E402
 
+main.add_command(explain_command)
 main.add_command(coverage_command)
 main.add_command(plugins_command)
 main.add_command(validate_command)

@@ -10,6 +10,7 @@ one mapping is an error.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,8 @@ from ..limits import limits
 from ._yaml_emit import Unsupported, emit
 from .sourcefile import check_text_size, read_text
 
-__all__ = ["StrictLoader", "check_node_graph", "load_all", "load_path", "dump_yaml",
-           "dump_json"]
+__all__ = ["StrictLoader", "check_node_graph", "composed_documents", "load_all", "load_path",
+           "read_text", "dump_yaml", "dump_json"]
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -135,12 +136,13 @@ def _mark(error: yaml.YAMLError) -> str:
     return f"line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
 
 
-def load_all(text: str, *, source: str = "<string>",
-             loader_class: type[Any] = StrictLoader) -> list[Any]:
-    """Parse every document of ``text`` safely; empty documents are dropped. Every
-    failure is a :class:`YamlError` naming ``source`` and, where known, the line."""
+def composed_documents(text: str, *, source: str = "<string>",
+                       loader_class: type[Any] = StrictLoader
+                       ) -> Iterator[tuple[Any, yaml.Node]]:
+    """Each non-empty document of ``text`` with its node tree, loaded safely under every
+    guard (size, node graph, duplicate keys); every failure is one :class:`YamlError`
+    naming ``source`` and, where known, the line."""
     check_text_size(text, source)
-    documents: list[Any] = []
     try:
         loader = loader_class(text)
         loader.source = source
@@ -152,7 +154,7 @@ def load_all(text: str, *, source: str = "<string>",
                 check_node_graph(node, source)
                 data = loader.construct_document(node)
                 if data is not None:
-                    documents.append(data)
+                    yield data, node
         finally:
             loader.dispose()
     except yaml.YAMLError as error:
@@ -166,7 +168,13 @@ def load_all(text: str, *, source: str = "<string>",
     except (ValueError, OverflowError) as error:  # an integer of over 4300 digits
         raise YamlError(f"a value cannot be read: {error}", file=source,
                         fix="shorten the number, or quote it as a string") from None
-    return documents
+
+
+def load_all(text: str, *, source: str = "<string>",
+             loader_class: type[Any] = StrictLoader) -> list[Any]:
+    """Parse every document of ``text`` safely; empty documents are dropped."""
+    return [data for data, _ in composed_documents(text, source=source,
+                                                   loader_class=loader_class)]
 
 
 def load_path(path: str | Path) -> list[Any]:

@@ -53,6 +53,7 @@ __all__ = [
     "expand_container_aliases",
     "merge",
     "merge_into",
+    "rules_at",
 ]
 
 # Kubernetes declares tolerations atomic, so a task adding one toleration would drop the
@@ -100,6 +101,12 @@ def _tree() -> Node:
 @functools.lru_cache(maxsize=64)
 def _rules_at(root: str) -> Node:
     return descend(_tree(), root)
+
+
+def rules_at(root: str) -> Node:
+    """The list rules at ``root`` of a PodTemplateSpec (``""`` is the whole of it), for
+    code that walks merged pods the way the merge does (``explain``)."""
+    return _rules_at(root)
 
 
 # ----------------------------------------------------------------------------- public API

@@ -11,6 +11,7 @@ from typing import Any, TypeVar, overload
 from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
 from .names import check_dns1123_label, to_dns1123
+from .sites import DefinitionSite, definition_site
 from .templates import EnvValue, PodTemplate, Resources, normalize_env
 
 __all__ = ["Task", "defining_task", "sample_function_task", "task", "task_type_of"]
@@ -56,9 +57,15 @@ class Task:
     override: PodTemplate | None = None
     module: str | None = None
     attribute: str | None = None
+    # Where the user defined the task (``@task(...)``, ``ContainerTask(...)``), for
+    # ``explain``; not part of what the task is.
+    defined_at: DefinitionSite | None = dataclasses.field(default=None, compare=False,
+                                                          repr=False)
 
     @guarded
     def __post_init__(self) -> None:
+        if self.defined_at is None:
+            object.__setattr__(self, "defined_at", definition_site())
         try:
             check_dns1123_label(self.name, what="task name", field="name")
             if self.image is not None and not str(self.image).strip():

@@ -12,6 +12,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -31,6 +32,7 @@ from .names import (
     env_name_ok,
 )
 from .podspec import normalize_pod_spec, validate_pod_spec
+from .sites import DefinitionSite, definition_site
 from .template_file import template_parts
 
 __all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "Int32",
@@ -141,10 +143,12 @@ class PodTemplate:
 
     ``pod_spec`` is a camelCase dict, a ``kubernetes.client`` V1PodSpec, or None. It is
     validated strictly here, at definition time. ``primary_container_name`` names the
-    container in ``pod_spec`` that stands for the task's own container.
+    container in ``pod_spec`` that stands for the task's own container. ``source`` is the
+    file it was loaded from, if any; ``defined_at`` where it was made (for ``explain``).
     """
 
-    __slots__ = ("annotations", "labels", "pod_spec", "primary_container_name", "source")
+    __slots__ = ("annotations", "defined_at", "labels", "pod_spec", "primary_container_name",
+                 "source")
 
     @guarded
     def __init__(self, pod_spec: Any = None, primary_container_name: str = PRIMARY_CONTAINER,
@@ -152,6 +156,7 @@ class PodTemplate:
                  annotations: Mapping[str, str] | None = None, *,
                  source: str | None = None) -> None:
         self.source = source
+        self.defined_at: DefinitionSite | None = definition_site()
         try:
             if not primary_container_name:
                 raise DefinitionError(
@@ -251,6 +256,10 @@ class ConfigModel(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
 
+    # Where the user wrote the config (``Role(...)``), for ``explain``; equal for every
+    # site, so it does not change what equals what.
+    _defined_at: DefinitionSite | None = PrivateAttr(default=None)
+
     @guarded
     def __init__(self, **data: Any) -> None:
         try:
@@ -268,6 +277,12 @@ class ConfigModel(BaseModel):
                 fix=f"see help({type(self).__name__}) for the accepted arguments",
                 field=field,
             ) from None
+        self._defined_at = definition_site()
+
+    @property
+    def defined_at(self) -> DefinitionSite | None:
+        """The file and line of the call that made this config."""
+        return self._defined_at
 
 
 class Role(ConfigModel):

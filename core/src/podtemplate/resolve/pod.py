@@ -40,6 +40,7 @@ from .layers import (
 __all__ = [
     "LAYER_ORDER",
     "SYSTEM_LABELS",
+    "Trace",
     "cluster_template",
     "named_template",
     "resolve_pod",
@@ -330,12 +331,21 @@ def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderCo
                  proven=True)
 
 
+Trace = Callable[[Layer, dict[str, Any]], None]
+
+
 def resolve_pod(task: Task, role_spec: RoleSpec, context: RenderContext, *,
-                provenance: dict[str, str] | None = None) -> dict[str, Any]:
+                provenance: dict[str, str] | None = None,
+                trace: Trace | None = None) -> dict[str, Any]:
     """The final PodTemplateSpec of one role: layers folded lowest first, operator-owned
-    fields on top, system labels added, validated strictly. The result is fresh."""
+    fields on top, system labels added, validated strictly. The result is fresh.
+
+    With ``provenance``, every leaf's path is mapped to the label of the layer that set
+    it; ``trace(layer, pod)`` is then called after each layer is folded (read ``pod``,
+    do not keep or change it): ``explain`` sees the pod grow layer by layer.
+    """
     try:
-        return _resolve(task, role_spec, context, provenance)
+        return _resolve(task, role_spec, context, provenance, trace)
     except PodTemplateError as error:
         raise error.located(task=task.name, role=role_spec.name) from None
 
@@ -348,7 +358,7 @@ def role_primary(task: Task, role_spec: RoleSpec) -> str:
 
 
 def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
-             provenance: dict[str, str] | None) -> dict[str, Any]:
+             provenance: dict[str, str] | None, trace: Trace | None) -> dict[str, Any]:
     primary = role_primary(task, role_spec)
     layers = task_layers(task, role_spec, context, primary)
     operator = Layer(f"operator ({task.task_type})", role_spec.operator_layer,
@@ -363,6 +373,8 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
         return fold
 
     fold = fold_as(primary, names)
+    if provenance is not None and trace is not None:
+        fold = _traced(fold, trace)
     if provenance is None:
         acc, done, proven = shared_prefix(layers, primary, names, init_names, fold_as,
                                           context)
@@ -378,6 +390,13 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
             fold(acc, last)
             proven = proven and layer_proven(last, context)
     return _finalize(acc, task, role_spec, primary, context, proven=proven)
+
+
+def _traced(fold: Fold, trace: Trace) -> Fold:
+    def traced(acc: dict[str, Any], layer: Layer) -> None:
+        fold(acc, layer)
+        trace(layer, acc)
+    return traced
 
 
 def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
