@@ -10,11 +10,13 @@ import pluggy
 
 from .context import RenderContext
 from .dispatch import build_manifests, build_plugin_manager, check_manifest, define_roles
-from .errors import ManifestValidationError, PodTemplateError
+from .errors import ManifestValidationError, PodTemplateError, PolicyViolationError
 from .inputs import check_inputs_known
 from .model.task import Task
 from .model.templates import PodTemplate
 from .platform import Platform, load_platform
+from .policy import Violation, raise_violations
+from .policy.judge import judge_role
 from .resolve.pod import resolve_pod
 
 __all__ = ["render", "iter_render", "render_task", "make_context"]
@@ -31,7 +33,9 @@ def make_context(*, platform: Platform | str | Path | None = None,
         platform = load_platform(platform, templates=templates, namespace=namespace)
     elif templates is not None or namespace is not None:
         changes = {k: v for k, v in (("templates", templates), ("namespace", namespace)) if v}
+        source = platform.source
         platform = load_platform(None, **{**platform.model_dump(), **changes})
+        platform._source = source
     if override is not None and not isinstance(override, PodTemplate):
         override = PodTemplate.from_yaml(Path(override))
     return RenderContext(platform=platform,
@@ -39,10 +43,19 @@ def make_context(*, platform: Platform | str | Path | None = None,
                          override=override, inputs=dict(inputs or {}), provenance=provenance)
 
 
-def render_task(task: Task, context: RenderContext) -> list[dict[str, Any]]:
-    """Every manifest of one task, checked by the manifest-check hooks."""
+def render_task(task: Task, context: RenderContext,
+                violations: list[Violation] | None = None) -> list[dict[str, Any]]:
+    """Every manifest of one task, checked by the manifest-check hooks. Each role's pod
+    is judged by the policy checks: their violations are added to ``violations`` (and
+    no manifest is built for a task that has any), or raised when it is None."""
     roles = define_roles(task, context)
     pods = {role.name: resolve_pod(task, role, context) for role in roles}
+    found = [v for role in roles for v in judge_role(task, role, pods[role.name], context)]
+    if found:
+        if violations is None:
+            raise PolicyViolationError(found)
+        violations.extend(found)
+        return []
     manifests = build_manifests(task, roles, pods, context)
     for manifest in manifests:
         problems = check_manifest(task, manifest, pods, context)
@@ -57,11 +70,15 @@ def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[
     """Manifests of each task in turn, produced as they are rendered (for streaming)."""
     tasks = list(tasks)
     check_inputs_known(tasks, context.inputs)
+    violations: list[Violation] = []
     for task in tasks:
         try:
-            yield from render_task(task, context)
+            manifests = render_task(task, context, violations)
         except PodTemplateError as error:
             raise error.located(task=task.name) from None
+        if not violations:  # after the first violation, judge the rest, output nothing
+            yield from manifests
+    raise_violations(violations)
 
 
 def render(tasks: Task | Iterable[Task], *, platform: Platform | str | Path | None = None,

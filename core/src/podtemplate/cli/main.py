@@ -36,7 +36,8 @@ def clean_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except PodTemplateError as error:
-            click.echo(f"error: {error}", err=True)
+            for line in error.lines():
+                click.echo(f"error: {line}", err=True)
             sys.exit(error.exit_code)
 
     return run  # type: ignore[return-value]
