@@ -28,7 +28,8 @@ from podtemplate import (
 from podtemplate.context import Warning_
 from podtemplate.dispatch import build_plugin_manager, define_roles
 from podtemplate.errors import PolicyViolationError
-from podtemplate.policy import NOT_SET, Policy, PolicySubject, Violation
+from podtemplate.plugin import NOT_SET, PolicySubject, Violation
+from podtemplate.policy import Policy
 from podtemplate.render import iter_render, make_context
 from podtemplate.testing import assert_valid_pod, container, env_of
 from podtemplate.testing.policy_kit import write_templates
