@@ -402,3 +402,15 @@ def test_without_a_policy_nothing_is_judged_away(templates: Path) -> None:
     assert violations == [] and manifests[0]["spec"]["leader"]["template"]["spec"]["hostNetwork"]
 
 
+
+
+def test_every_layer_of_the_layer_order_has_an_owner() -> None:
+    from podtemplate.policy.attribution import LAYER_OWNERS, layer_kind
+    from podtemplate.resolve.pod import LAYER_ORDER
+
+    assert {name for name, _ in LAYER_ORDER} <= set(LAYER_OWNERS)
+    assert layer_kind("cluster template platform/gpu") == "platform"
+    assert layer_kind("role cluster template (worker) platform/a100") == "platform"
+    assert layer_kind("role template (worker)") == "task"
+    assert layer_kind("operator (pytorch)") == "operator"
+    assert layer_kind("policy") == "policy"

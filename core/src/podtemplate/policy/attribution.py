@@ -20,18 +20,33 @@ __all__ = ["POLICY_LAYER", "layer_infos", "task_file"]
 
 POLICY_LAYER = "policy"  # the label of the enforce layer, as provenance and explain name it
 
-# Labels of the layers the platform owns, by prefix; the operator's and the policy's
-# are told apart by theirs; every other layer comes from the task's author.
-_PLATFORM_PREFIXES = ("cluster template", "role cluster template", "platform ")
+# Who owns each layer, by the name resolution's LAYER_ORDER gives it (a layer's label is
+# its name, or its name and what it came from: "cluster template platform/gpu"). What
+# is not the platform's is the task author's, so an unknown layer is judged as theirs.
+LAYER_OWNERS: dict[str, LayerKind] = {
+    "cluster template": "platform",
+    "platform interruptible": "platform",
+    "task template": "task",
+    "task settings": "task",
+    "task override": "task",
+    "run override": "task",
+    "role cluster template": "platform",
+    "role template": "task",
+    "role settings": "task",
+    "platform defaultResources": "platform",
+    "platform defaultImage": "platform",
+}
 
 
 def layer_kind(label: str) -> LayerKind:
+    """Who owns the layer provenance calls ``label``."""
     if label == POLICY_LAYER:
         return "policy"
     if label.startswith("operator"):
         return "operator"
-    if label.startswith(_PLATFORM_PREFIXES):
-        return "platform"
+    for name, kind in LAYER_OWNERS.items():
+        if label == name or label.startswith(name + " "):
+            return kind
     return "task"
 
 
