@@ -25,7 +25,7 @@ from podtemplate import (
     resolve_pod,
     task,
 )
-from podtemplate.context import Warning_
+from podtemplate.context import RenderWarning
 from podtemplate.dispatch import build_plugin_manager, define_roles
 from podtemplate.errors import PolicyViolationError
 from podtemplate.plugin import NOT_SET, PolicySubject, Violation
@@ -101,7 +101,7 @@ def make(templates: Path, **policy: Any) -> Platform:
 
 
 def run(tasks: Task | list[Task], platform: Platform, override: PodTemplate | None = None,
-        manager: Any = MANAGER) -> tuple[list[dict[str, Any]], list[Violation], list[Warning_]]:
+        manager: Any = MANAGER) -> tuple[list[dict[str, Any]], list[Violation], list[RenderWarning]]:
     """Manifests (each pod validated), violations and warnings of one render."""
     context = make_context(platform=platform, override=override, plugin_manager=manager)
     try:
