@@ -117,10 +117,13 @@ def build_plugin_manager(extra_plugins: Iterable[object] = (), *,
     under the ``podtemplate`` entry-point group and ``extra_plugins`` (tests use these).
     Hook implementations that match no spec fail here, not at call time."""
     from .files import builtin_store
+    from .policy import builtin as builtin_policy
+    from .policy.engine import BUILTIN_POLICY_PLUGIN
 
     manager = pluggy.PluginManager(hookspecs.PROJECT)
     manager.add_hookspecs(hookspecs)
     manager.register(builtin_store, name="builtin-folder-store")
+    manager.register(builtin_policy, name=BUILTIN_POLICY_PLUGIN)
     if load_entry_points:
         manager.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
     for plugin in extra_plugins:

@@ -7,6 +7,9 @@ it*. The CLI prints ``str(error)`` as a single line and exits 2 for any
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 __all__ = [
     "PodTemplateError",
     "DefinitionError",
@@ -26,6 +29,7 @@ __all__ = [
     "OutputError",
     "InternalError",
     "brief",
+    "PolicyViolationError",
 ]
 
 
@@ -81,6 +85,10 @@ class PodTemplateError(Exception):
 
     def __str__(self) -> str:
         return self.render()
+
+    def lines(self) -> list[str]:
+        """The problems as the CLI prints them, one line each."""
+        return [self.render()]
 
 
 def brief(value: object, limit: int = 60) -> str:
@@ -171,3 +179,21 @@ class InternalError(PodTemplateError):
     asks for a report, and ``--debug`` shows the traceback."""
 
     exit_code = 70
+
+
+class PolicyViolationError(PodTemplateError):
+    """Final pods break the platform's policy; ``violations`` lists every one of them
+    (:class:`podtemplate.policy.Violation`), each located and attributed."""
+
+    def __init__(self, violations: Sequence[Any]) -> None:
+        self.violations = list(violations)
+        count = len(self.violations)
+        super().__init__(f"{count} policy violation{'s' if count != 1 else ''}",
+                         fix="see each line; the platform admin sets the policy in "
+                         "platform.yaml")
+
+    def render(self) -> str:
+        return "; ".join(str(v) for v in self.violations) or self.message
+
+    def lines(self) -> list[str]:
+        return [str(v) for v in self.violations]

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .model.roles import RoleSpec, TaskType
     from .model.task import Task
     from .model.templates import PodTemplate
+    from .policy import PolicySubject, Violation
 
 __all__ = ["hookspec", "hookimpl", "PROJECT"]
 
@@ -104,6 +105,29 @@ def podtemplate_check_manifest(
     problem descriptions (each one line, naming the field path and the fix) that fail the
     render, or None/empty when the manifest is fine. Must not mutate its arguments; may
     call ``context.warn`` for problems that should not fail the render.
+    """
+    raise NotImplementedError
+
+
+@hookspec
+def podtemplate_check_policy(subject: PolicySubject, context: RenderContext
+                             ) -> Sequence[Violation] | None:
+    """Judge one role's final pod against the platform's policy (an organisation's own
+    rules beside the built-in ones).
+
+    Called for every role of every task once the role's pod is resolved through every
+    layer, the policy's ``enforce`` included, and for each pod of an existing manifest
+    (:func:`podtemplate.policy.manifests.check_manifests`); every plugin is called
+    (broadcast). The
+    built-in checks (Pod Security Standards, allowed registries, resource ceilings,
+    locked fields) are a plugin on this same hook. ``subject`` carries the task and
+    role names, the final PodTemplateSpec dict (``subject.pod``), the policy
+    (``subject.policy``, platform.yaml's ``policy:``) and ``subject.provenance``, which
+    says which layer and file set each field path (computed on first use). Returns
+    :class:`~podtemplate.policy.Violation` objects (field path, rule, value, fix), or
+    None/empty when the pod passes; core fills in task, role and the layer that set
+    the value. Every violation of a render is reported, and any fails it. Must not
+    mutate its arguments.
     """
     raise NotImplementedError
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from .errors import PlatformConfigError, PodTemplateError
 from .files.yamlio import load_path
 from .guard import guarded
 from .model.names import check_dns1123_label, check_quantity
 from .model.podspec import validate_pod_spec
+from .policy.model import Policy
 
 __all__ = ["Platform", "DefaultResources", "load_platform"]
 
@@ -51,6 +52,14 @@ class Platform(BaseModel):
                                                 alias="defaultResources")
     interruptible: dict[str, Any] = Field(default_factory=dict)
     default_image: str | None = Field(default=None, alias="defaultImage")
+    policy: Policy = Field(default_factory=Policy)
+    _source: str | None = PrivateAttr(default=None)
+
+    @property
+    def source(self) -> str | None:
+        """The platform.yaml this was loaded from, if any (named where its values end up:
+        policy violations, explain)."""
+        return self._source
 
     @field_validator("namespace", "fallback_namespace")
     @classmethod
@@ -96,9 +105,11 @@ def load_platform(path: str | Path | None = None, **overrides: Any) -> Platform:
             data.pop(key, None)
             data[aliases[key]] = value
     try:
-        return Platform.model_validate(data)
+        platform = Platform.model_validate(data)
     except (ValidationError, PodTemplateError) as error:
         raise _config_error(error, source) from None
+    platform._source = source
+    return platform
 
 
 def _config_error(error: ValidationError | PodTemplateError, source: str | None

@@ -47,6 +47,7 @@ from .model.podspec import validate_pod_spec, validate_pod_template_spec
 from .model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType, config_of
 from .model.task import Task, defining_task, sample_function_task
 from .model.templates import ConfigModel, EnvValue, Int32, PodTemplate, Resources, Role
+from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
 from .resolve.layers import Layer
 from .resolve.pod import task_layers
 from .runtime import function_entrypoint
@@ -102,6 +103,12 @@ __all__ = [
     "validate_pod_template_spec",
     # other extension points
     "TemplateStore",
+    # policy checks (podtemplate_check_policy)
+    "PolicySubject",
+    "Provenance",
+    "Violation",
+    "Origin",
+    "NOT_SET",
     # errors
     "DefinitionError",
     "InvalidNameError",

@@ -16,13 +16,21 @@ from .dispatch import (
     define_roles,
     require_task_type,
 )
-from .errors import DefinitionError, ManifestValidationError, PodTemplateError, brief
+from .errors import (
+    DefinitionError,
+    ManifestValidationError,
+    PodTemplateError,
+    PolicyViolationError,
+    brief,
+)
 from .guard import guarded
 from .inputs import check_inputs_known
 from .model.roles import RoleSpec
 from .model.task import Task
 from .model.templates import PodTemplate
 from .platform import Platform, load_platform
+from .policy import Violation, raise_violations
+from .policy.judge import judge_role
 from .resolve.pod import resolve_pod
 from .schemas.resources import check_rendered
 
@@ -42,7 +50,9 @@ def make_context(*, platform: Platform | str | Path | None = None,
         platform = load_platform(platform, templates=templates, namespace=namespace)
     elif templates is not None or namespace is not None:
         changes = {k: v for k, v in (("templates", templates), ("namespace", namespace)) if v}
+        source = platform.source
         platform = load_platform(None, **{**platform.model_dump(), **changes})
+        platform._source = source
     if override is not None and not isinstance(override, PodTemplate):
         override = PodTemplate.from_yaml(Path(override))
     return RenderContext(platform=platform,
@@ -52,11 +62,20 @@ def make_context(*, platform: Platform | str | Path | None = None,
 
 
 @guarded
-def render_task(task: Task, context: RenderContext) -> list[dict[str, Any]]:
+def render_task(task: Task, context: RenderContext,
+                violations: list[Violation] | None = None) -> list[dict[str, Any]]:
     """Every manifest of one task, checked against the CRDs its task type declares and by
-    the manifest-check hooks."""
+    the manifest-check hooks. Each role's pod is judged by the policy checks: their
+    violations are added to ``violations`` (and no manifest is built for a task that has
+    any), or raised when it is None."""
     roles = define_roles(task, context)
     pods = {role.name: resolve_pod(task, role, context) for role in roles}
+    found = [v for role in roles for v in judge_role(task, role, pods[role.name], context)]
+    if found:
+        if violations is None:
+            raise PolicyViolationError(found)
+        violations.extend(found)
+        return []
     return check_task_manifests(task, roles, pods, context)
 
 
@@ -82,12 +101,16 @@ def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[
     """Manifests of each task in turn, produced as they are rendered (for streaming)."""
     tasks = list(tasks)
     check_inputs_known(tasks, context.inputs)
+    violations: list[Violation] = []
     for task in tasks:
         try:
-            yield from render_task(task, context)
+            manifests = render_task(task, context, violations)
         except PodTemplateError as error:
             error.located(task=task.name)
             raise  # as it is: an internal error keeps its cause for --debug
+        if not violations:  # after the first violation, judge the rest, output nothing
+            yield from manifests
+    raise_violations(violations)
 
 
 @guarded

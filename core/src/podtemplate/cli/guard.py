@@ -45,7 +45,8 @@ def clean_errors(command: F) -> F:
             error = as_our_error(failure)
             if _debug():
                 traceback.print_exception(failure, file=sys.stderr)
-            click.echo(f"error: {error}", err=True)
+            for line in error.lines():  # one per problem (every policy violation)
+                click.echo(f"error: {line}", err=True)
             sys.exit(error.exit_code)
 
     return run  # type: ignore[return-value]

@@ -18,6 +18,8 @@ from ..model.podspec import validate_pod_template_spec
 from ..model.roles import RoleSpec
 from ..model.task import Task
 from ..model.templates import PodTemplate, Role
+from ..policy.attribution import layer_kind
+from ..policy.enforce import enforce_layer, fold_enforce
 from ._fast import (
     Fold,
     composed_valid,
@@ -46,6 +48,8 @@ __all__ = [
     "resolve_pod",
     "role_primary",
     "task_layers",
+    "operator_layer",
+    "platform_pod",
 ]
 
 _RECENT = "resolve:recent"  # what the task being rendered just computed
@@ -357,14 +361,21 @@ def role_primary(task: Task, role_spec: RoleSpec) -> str:
     return role_spec.container_name or own_primary
 
 
+def operator_layer(task: Task, role_spec: RoleSpec) -> Layer:
+    """Layer 7: the fields the task type's operator requires, for one role."""
+    return Layer(f"operator ({task.task_type})", role_spec.operator_layer,
+                 role_spec.container_name or PRIMARY_CONTAINER)
+
+
 def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
              provenance: dict[str, str] | None, trace: Trace | None) -> dict[str, Any]:
     primary = role_primary(task, role_spec)
     layers = task_layers(task, role_spec, context, primary)
-    operator = Layer(f"operator ({task.task_type})", role_spec.operator_layer,
-                     role_spec.container_name or PRIMARY_CONTAINER)
+    operator = operator_layer(task, role_spec)
+    policy = enforce_layer(context)
     _warn_renamed(task, role_spec, layers, context)
-    names, init_names = _container_names([*layers, operator], primary)
+    names, init_names = _container_names([*layers, operator, *([policy] if policy else [])],
+                                         primary)
 
     def fold_as(primary_name: str, container_names: Sequence[str]) -> Fold:
         def fold(acc: dict[str, Any], layer: Layer) -> None:
@@ -389,6 +400,11 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
         if last is not None:
             fold(acc, last)
             proven = proven and layer_proven(last, context)
+    if policy is not None:  # layer 8: the platform's policy, above everything
+        fold_enforce(acc, policy, fold, primary=primary, names=names, init_names=init_names,
+                     lower=[*layers, *([fill] if fill else []), operator], context=context,
+                     task=task.name, role=role_spec.name)
+        proven = proven and layer_proven(policy, context)
     return _finalize(acc, task, role_spec, primary, context, proven=proven)
 
 
@@ -397,6 +413,33 @@ def _traced(fold: Fold, trace: Trace) -> Fold:
         fold(acc, layer)
         trace(layer, acc)
     return traced
+
+
+def platform_pod(task: Task, role_spec: RoleSpec, context: RenderContext) -> dict[str, Any]:
+    """The pod of one role as the platform's layers alone make it - cluster templates,
+    platform.yaml, the operator-owned fields, the policy - with the task's own layers
+    left out, for telling what those changed. Not validated: it may lack an image."""
+    primary = role_primary(task, role_spec)
+    every = task_layers(task, role_spec, context, primary)
+    operator = operator_layer(task, role_spec)
+    policy = enforce_layer(context)
+    names, init_names = _container_names([*every, operator, *([policy] if policy else [])],
+                                         primary)
+    acc = empty_pod(primary)
+    for layer in every:
+        if layer_kind(layer.label) == "platform":
+            _fold(acc, layer, primary=primary, names=names, init_names=init_names,
+                  provenance=None, context=context)
+    fill = _fill_default_resources(acc, primary, context)
+    for last in (fill, operator, policy):
+        if last is not None:
+            _fold(acc, last, primary=primary, names=names, init_names=init_names,
+                  provenance=None, context=context)
+    containers = acc["spec"]["containers"]
+    containers.sort(key=lambda c: c["name"] != primary)
+    _fill_default_image(containers, context)
+    _system_metadata(acc, task, role_spec, primary)
+    return acc
 
 
 def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
@@ -421,14 +464,26 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
     containers = spec["containers"]
     if containers[0]["name"] != primary:  # it is already first, unless a merge moved it
         containers.sort(key=lambda c: c["name"] != primary)  # stable: the rest keep order
-    if not containers[0].get("image") and context.platform.default_image:
-        containers[0]["image"] = context.platform.default_image  # fills, never overrides
+    _fill_default_image(containers, context)
     if not containers[0].get("image"):
         raise DefinitionError(
             "the primary container has no image", field=f"spec.containers[{primary}].image",
             fix="set image= on the task or role, or an image in its template "
             "(or defaultImage in platform.yaml)")
     containers[0] = _readable(containers[0])
+    _system_metadata(acc, task, role_spec, primary)
+    if not (proven and composed_valid(acc, primary)):
+        validate_pod_template_spec(acc)
+    return acc
+
+
+def _fill_default_image(containers: list[dict[str, Any]], context: RenderContext) -> None:
+    if not containers[0].get("image") and context.platform.default_image:
+        containers[0]["image"] = context.platform.default_image  # fills, never overrides
+
+
+def _system_metadata(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
+                     ) -> None:
     metadata = acc["metadata"]
     labels = metadata.setdefault("labels", {})
     task_label, type_label, role_label = SYSTEM_LABELS
@@ -436,9 +491,6 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
     labels[type_label] = task.task_type
     labels[role_label] = role_label_value(role_spec.name)
     metadata.setdefault("annotations", {})[DEFAULT_CONTAINER_ANNOTATION] = primary
-    if not (proven and composed_valid(acc, primary)):
-        validate_pod_template_spec(acc)
-    return acc
 
 
 
