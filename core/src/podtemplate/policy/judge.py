@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..resolve.pod import role_primary, platform_pod, resolve_pod, task_layers
+from ..resolve.pod import platform_pod, resolve_pod, role_primary, task_layers
 from .attribution import POLICY_LAYER, layer_infos, layer_kind
 from .engine import BUILTIN_POLICY_PLUGIN, check_policy
 from .subject import LayerInfo, PolicySubject, Provenance
