@@ -196,3 +196,27 @@ def test_a_valid_file_alone_is_exit_0(tmp_path: Path) -> None:
     result = validate(str(template))
     assert result.exit_code == 1
     assert "#1 (PodTemplate t): template.spec.containers[c].bogus:" in result.stdout
+
+
+def test_platform_policy_is_applied_to_existing_manifests(demo_yaml: str, tmp_path: Path
+                                                          ) -> None:
+    """``--platform`` judges the pods of finished manifests by the platform's policy: the
+    demo rendered without a policy breaks the restricted profile (one line per violation,
+    exit 1); the same examples rendered under that policy pass it."""
+    restricted = str(EXAMPLES / "platform-restricted.yaml")
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(demo_yaml, encoding="utf-8")
+    result = validate(str(plain), "--platform", restricted)
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.stdout.splitlines() if line.endswith("[policy]")]
+    assert lines and any("restricted" in line for line in lines), result.stdout
+    compliant = CliRunner().invoke(main, ["render", str(EXAMPLES), "--platform", restricted],
+                                   catch_exceptions=False)
+    assert compliant.exit_code == 0, compliant.output
+    secure = tmp_path / "secure.yaml"
+    secure.write_text(compliant.stdout, encoding="utf-8")
+    passed = validate(str(secure), "--platform", restricted)
+    assert passed.exit_code == 0, passed.output
+    assert "0 policy violation(s)" in passed.stderr
+    missing = validate(str(secure), "--platform", str(tmp_path / "nope.yaml"))
+    assert missing.exit_code == 2 and "Traceback" not in missing.output

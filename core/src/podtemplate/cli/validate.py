@@ -6,27 +6,44 @@ import sys
 from pathlib import Path
 
 import click
+import pluggy
 
 from ..dispatch import build_plugin_manager, task_types
 from ..errors import YamlError
 from ..files.yamlio import load_all
+from ..platform import Platform, load_platform
+from ..policy import Violation
+from ..policy.manifests import check_manifests
 from ..schemas.documents import DocumentProblem, strict_pod_check, validate_document
 from ..schemas.resources import crd_index
+from .guard import clean_errors, debug_option
 
 __all__ = ["validate_command"]
 
 
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...|-")
-def validate_command(files: tuple[str, ...]) -> None:
+@click.option("--platform", "platform_file",
+              help="platform.yaml whose policy the pods must also pass (every violation "
+              "is one line; locked fields cannot be judged in a finished manifest).")
+@debug_option
+def validate_command(files: tuple[str, ...], platform_file: str | None) -> None:
     """Validate manifests offline: Pods, PodTemplates and the custom resources of every
     installed task type (against the CRDs they ship), from YAML or JSON files, multi-
     document, or '-' for standard input. One line per problem: the document
     (FILE#N), the object, the field path and the rule. Exits 0 when every document is
-    valid, 1 when one is not (or could not be checked), 2 when an input is unreadable."""
-    index = crd_index(task_types(build_plugin_manager()).values())
+    valid, 1 when one is not (or could not be checked) or breaks the platform's policy, 2
+    when an input (or the platform file) is unreadable."""
+    clean_errors(_validate)(files, platform_file)
+
+
+def _validate(files: tuple[str, ...], platform_file: str | None) -> None:
+    manager = build_plugin_manager()
+    platform = load_platform(platform_file) if platform_file else None
+    index = crd_index(task_types(manager).values())
     unreadable = False
     problems: list[DocumentProblem] = []
+    read: list[tuple[str, object]] = []
     count = 0
     for name in files:
         documents = _read(name)
@@ -35,15 +52,28 @@ def validate_command(files: tuple[str, ...]) -> None:
             continue
         for number, document in enumerate(documents, start=1):
             count += 1
+            read.append((f"{name}#{number}", document))
             problems += validate_document(document, f"{name}#{number}", index,
                                           strict_pod_check)
     for problem in problems:
         click.echo(str(problem))
+    violations = _policy_violations(read, platform, manager) if platform else []
+    for violation in violations:
+        click.echo(f"{violation} [policy]")
     invalid = {p.document.split(".items[")[0] for p in problems if p.checked}
     unchecked = {p.document.split(".items[")[0] for p in problems if not p.checked} - invalid
     click.echo(f"{count} document(s): {count - len(invalid) - len(unchecked)} valid, "
                f"{len(invalid)} invalid, {len(unchecked)} not checked", err=True)
-    sys.exit(2 if unreadable else 1 if problems else 0)
+    if platform is not None:
+        click.echo(f"{len(violations)} policy violation(s)", err=True)
+    sys.exit(2 if unreadable else 1 if problems or violations else 0)
+
+
+def _policy_violations(documents: list[tuple[str, object]], platform: Platform,
+                       manager: pluggy.PluginManager) -> list[Violation]:
+    """The platform policy over the pods of every document that is a manifest."""
+    manifests = [(where, d) for where, d in documents if isinstance(d, dict)]
+    return check_manifests(manifests, platform, manager)
 
 
 def _read(name: str) -> list[object] | None:
