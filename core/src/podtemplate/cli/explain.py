@@ -9,7 +9,7 @@ import click
 
 from ..inputs import parse_input_pairs
 from ..render import make_context
-from .guard import debug_option
+from .guard import clean_errors, debug_option
 from .options import render_inputs
 from .targets import collect_tasks
 
@@ -34,8 +34,6 @@ def explain_command(targets: tuple[str, ...], platform_file: str | None,
                     prefix: str | None, diff: bool) -> None:
     """Where every value of every pod of TARGET came from: the layer, the file and line,
     what it replaced and what was removed. Takes every option of render."""
-    from .guard import clean_errors
-
     clean_errors(_explain)(targets, platform_file, templates, namespace, override, inputs,
                            output, fmt, role, prefix, diff)
 

@@ -14,7 +14,7 @@ from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS, role_label_v
 from ..merge.engine import duplicate_keys
 from ..model.podspec import field_path
 from ..schemas.crd import Crd, CrdProblem, validate_custom_resource
-from ..schemas.resources import crd_index
+from ..schemas.resources import CrdIndex, crd_index
 from ..schemas.resources import crd_of as _crd_of_manifest
 from .compare import path_segments
 from .probe import PRIMARY
@@ -28,36 +28,46 @@ __all__ = ["crd_of", "crd_missing_reason", "pruned_fields", "crd_findings", "pod
            "shape_findings", "determinism_findings"]
 
 
+def _declared(kit: Kit) -> CrdIndex | PodTemplateError:
+    """The CRDs the task type ships, by kind, or why one of them cannot be read."""
+    try:
+        return crd_index([kit.info])
+    except PodTemplateError as error:  # declared but not shipped
+        return error
+
+
+def _main_crd(kit: Kit, index: CrdIndex) -> Crd | None:
+    info = kit.info
+    return _crd_of_manifest(index, {"apiVersion": info.api_version, "kind": info.kind})
+
+
 def crd_of(kit: Kit) -> Crd | None:
     """The CRD the task type declares for its main manifest; None for a Pod type or when
-    it declares none."""
-    info = kit.info
-    try:
-        index = crd_index([info])
-    except PodTemplateError:  # declared but not shipped: crd_missing_reason says so
-        return None
-    return _crd_of_manifest(index, {"apiVersion": info.api_version, "kind": info.kind})
+    it declares none (or cannot read it: :func:`crd_missing_reason` says so)."""
+    index = _declared(kit)
+    return None if isinstance(index, PodTemplateError) else _main_crd(kit, index)
 
 
 def crd_missing_reason(kit: Kit) -> str | None:
     """Why the CRD checks cannot run (a custom resource type that declares no CRD for
-    its main kind), or None when they can or do not apply."""
+    its main kind, or one that cannot be read), or None when they can or do not apply."""
     info = kit.info
-    if info.kind == "Pod" or crd_of(kit) is not None:
+    if info.kind == "Pod":
         return None
-    try:
-        crd_index([info])
-    except PodTemplateError as error:  # a declared CRD that is not shipped
-        return f"task type '{info.name}': {error}"
+    index = _declared(kit)
+    if isinstance(index, PodTemplateError):
+        return f"task type '{info.name}': {index}"
+    if _main_crd(kit, index) is not None:
+        return None
     return (f"task type '{info.name}' declares no CRD for {info.api_version} {info.kind}: "
             "ship the operator's CRD with scripts/gen_crd.py and declare it in "
             "TaskType(crds=...), so manifests are validated and pruned fields detected")
 
 
 def _problems(kit: Kit, rendered: Rendered) -> Iterable[tuple[int, Crd, CrdProblem]]:
-    if crd_missing_reason(kit) is not None:
-        return
-    index = crd_index([kit.info])
+    index = _declared(kit)
+    if isinstance(index, PodTemplateError) or _main_crd(kit, index) is None:
+        return  # unverified: crd_missing_reason says why
     for number, manifest in enumerate(rendered.manifests):
         crd = _crd_of_manifest(index, manifest)
         if crd is not None:
