@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..files.yaml_lines import Marks
+from ..merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER
 from ..merge.engine import clean, rules_at
 from ..merge.rules import EMPTY, MAP, SET, UNION, Malformed, Node, join, key_of, render_key
 
@@ -107,7 +108,7 @@ class Found:
     directive: str | None = None  # the first ``$patch`` on the way
 
 
-_MAGIC_ENTRIES = {"containers": "default", "initContainers": "default-init"}
+_MAGIC_ENTRIES = {"containers": DEFAULT_CONTAINER, "initContainers": DEFAULT_INIT_CONTAINER}
 
 
 def locate(data: Any, marks: Marks | None, steps: tuple[Step, ...], *,
