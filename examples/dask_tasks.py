@@ -24,7 +24,10 @@ IMAGE = "ghcr.io/acme/dask:2024.12.1"  # dask, distributed and podtemplate insta
         workers=Role(replicas=8, interruptible=True, pod_template_name="dask-worker",
                      requests=Resources(cpu="4", memory="16Gi"),
                      limits=Resources(cpu="4", memory="16Gi")),
-        idle_timeout=300,
+        # A hung job must not keep the cluster: when the runner pod fails (here, after
+        # two hours) the operator deletes the cluster. (idle_timeout is refused: the
+        # operator ignores a DaskJob's idleTimeout.)
+        job_runner=Role(pod_template=PodTemplate({"activeDeadlineSeconds": 7200})),
     ),
 )
 def daily_feature_stats(table: str = "events", day: str = "2026-01-01") -> int:

@@ -2,6 +2,10 @@
 
 Render them:  podtemplate render examples/pytorch_tasks.py --platform examples/platform.yaml
 
+``train_vit`` for Kubeflow Trainer v2 instead (a TrainingRuntime and a TrainJob):
+    podtemplate render examples/pytorch_tasks.py:train_vit \
+        --platform examples/platform-trainer.yaml
+
 The functions import torch when they run, in their pods; rendering needs no torch.
 """
 
@@ -49,6 +53,28 @@ def train_resnet(epochs: int = 10, lr: float = 0.1) -> None:
 
     dist.init_process_group("nccl" if dist.is_nccl_available() else "gloo")
     print(f"rank {dist.get_rank()} of {dist.get_world_size()}: {epochs} epochs, lr {lr}")
+    dist.destroy_process_group()
+
+
+# One task, two operators: the platform decides. With examples/platform.yaml it is a
+# PyTorchJob (a master and 4 workers); with examples/platform-trainer.yaml
+# (taskTypes.pytorch.operator: trainer) a Trainer v2 TrainJob of 5 identical nodes and the
+# TrainingRuntime that holds their pod, resolved from the same templates. Same code.
+@task(
+    image="ghcr.io/acme/train:1",
+    env={"DATASET": "s3://acme-datasets/imagenet"},
+    task_config=PyTorch(
+        worker=worker,
+        run_policy=RunPolicy(backoff_limit=3, ttl_seconds_after_finished=86400),
+        shm_size="16Gi",
+    ),
+)
+def train_vit(epochs: int = 10) -> None:
+    """Data-parallel training on 5 GPU nodes, under either operator."""
+    import torch.distributed as dist
+
+    dist.init_process_group("nccl" if dist.is_nccl_available() else "gloo")
+    print(f"rank {dist.get_rank()} of {dist.get_world_size()}: {epochs} epochs")
     dist.destroy_process_group()
 
 

@@ -18,11 +18,14 @@ from podtemplate.dispatch import build_plugin_manager, task_types
 from podtemplate.schemas import shipped_crd
 
 REPO = Path(__file__).resolve().parents[1]
-TARGETS = {  # task type -> (kind, operator, licence)
-    "pytorch": ("PyTorchJob", "Kubeflow Training Operator v1.9.4", "Apache-2.0"),
-    "dask": ("DaskJob", "dask-kubernetes operator 2025.4.3", "BSD-3-Clause"),
-    "spark": ("SparkApplication", "Kubeflow Spark Operator v2.5.2", "Apache-2.0"),
-    "ray": ("RayJob", "KubeRay v1.7.0", "Apache-2.0"),
+TARGETS = {  # task type -> {kind: (operator, licence)}; the first kind is the type's own
+    "pytorch": {"PyTorchJob": ("Kubeflow Training Operator v1.9.4", "Apache-2.0"),
+                # taskTypes.pytorch.operator: trainer renders these two
+                "TrainingRuntime": ("Kubeflow Trainer v2.3.0", "Apache-2.0"),
+                "TrainJob": ("Kubeflow Trainer v2.3.0", "Apache-2.0")},
+    "dask": {"DaskJob": ("dask-kubernetes operator 2025.4.3", "BSD-3-Clause")},
+    "spark": {"SparkApplication": ("Kubeflow Spark Operator v2.5.2", "Apache-2.0")},
+    "ray": {"RayJob": ("KubeRay v1.7.0", "Apache-2.0")},
 }
 
 
@@ -44,19 +47,22 @@ def gen() -> ModuleType:
 def test_each_custom_resource_type_ships_its_operators_crd(type_name: str,
                                                            gen: ModuleType) -> None:
     task_type = task_types(build_plugin_manager())[type_name]
-    kind, operator, licence = TARGETS[type_name]
-    [location] = task_type.crds
-    crd = shipped_crd(location)
-    assert crd.kind == task_type.kind == kind
-    assert task_type.api_version in crd.api_versions()
-    assert (crd.operator, crd.source["license"]) == (operator, licence)
-    upstream = crd.source["upstream"]
-    assert upstream["repository"] and upstream["path"].endswith(".yaml")
-    assert len(upstream["commit"]) == 40 and len(upstream["sha256"]) == 64
-    package, _, resource = location.partition(":")
-    text = resources.files(package).joinpath(resource).read_text(encoding="utf-8")
-    # Made by the script, not edited: slimming the shipped file gives it back.
-    assert gen.dumps(gen.slim(json.loads(text))) == text
+    crds = {shipped_crd(location).kind: location for location in task_type.crds}
+    assert list(crds) == list(TARGETS[type_name])
+    assert next(iter(crds)) == task_type.kind
+    for kind, location in crds.items():
+        crd = shipped_crd(location)
+        operator, licence = TARGETS[type_name][kind]
+        if kind == task_type.kind:
+            assert task_type.api_version in crd.api_versions()
+        assert (crd.operator, crd.source["license"]) == (operator, licence)
+        upstream = crd.source["upstream"]
+        assert upstream["repository"] and upstream["path"].endswith(".yaml")
+        assert len(upstream["commit"]) == 40 and len(upstream["sha256"]) == 64
+        package, _, resource = location.partition(":")
+        text = resources.files(package).joinpath(resource).read_text(encoding="utf-8")
+        # Made by the script, not edited: slimming the shipped file gives it back.
+        assert gen.dumps(gen.slim(json.loads(text))) == text
 
 
 def test_a_crd_that_cannot_be_read_is_a_plugin_error() -> None:

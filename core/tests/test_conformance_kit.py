@@ -117,6 +117,18 @@ class DuplicatesEnv(FixturePlugin):
         return super().build(task, pods, context)
 
 
+class ColonLabel(FixturePlugin):
+    """Labels the follower's pod with a value the API server refuses (a colon), as a Ray
+    worker group's role name once did."""
+
+    name = "colon-label"
+
+    def build(self, task: Task, pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        pods["follower"]["metadata"]["labels"]["group"] = "worker:cpu"
+        return super().build(task, pods, context)
+
+
 class DeclaresTolerations(DropsTolerations):
     """Drops the follower's tolerations too, but declares it honestly."""
 
@@ -205,6 +217,14 @@ def test_duplicated_env_var_is_reported() -> None:
     text = messages(found)
     assert any("podtemplate-duplicates-env" in t and "layer task template (layer 2)" in t
                for t in text), text
+
+
+def test_a_label_the_api_server_refuses_is_reported() -> None:
+    kit = Kit("colon-label", extra_plugins=[ColonLabel()])
+    found = shape_findings(kit, "labels")
+    assert found and {(f.role, f.field) for f in found} == {
+        ("follower", "metadata.labels.group")}
+    assert all("label value 'worker:cpu' is not valid" in str(f) for f in found)
 
 
 def test_crd_violations_are_reported_against_the_real_crd() -> None:

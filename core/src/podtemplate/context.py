@@ -18,6 +18,7 @@ __all__ = ["RenderContext", "RenderWarning"]
 
 T = TypeVar("T")
 MEMO_LIMIT = 4096  # entries per memo table
+_SETTINGS = "context:task-type-settings"
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,28 @@ class RenderContext:
             entry = self.memo(table, limit)[key] = (make(), keep)
         value: T = entry[0]
         return value
+
+    def task_type_settings(self, task_type: str) -> Any:
+        """The ``taskTypes.<task_type>`` settings of the platform, validated by the task
+        type's own model (its defaults when platform.yaml has no such section); None for a
+        type without a settings model."""
+        return self.settings_by_task_type().get(task_type)
+
+    def settings_by_task_type(self) -> Mapping[str, Any]:
+        """Every installed task type's validated settings, by name. Validated once per
+        render, the first time they are asked for (``make_context`` asks at once, so a bad
+        section fails before any task renders); sections naming no installed type warn."""
+        if _SETTINGS not in self.cache:
+            from .dispatch import task_types
+            from .task_settings import validate_task_type_settings
+
+            settings, warnings = validate_task_type_settings(
+                self.platform, task_types(self.plugin_manager))
+            for warning in warnings:
+                self.warn(warning, field="taskTypes")
+            self.cache[_SETTINGS] = settings
+        found: Mapping[str, Any] = self.cache[_SETTINGS]
+        return found
 
     @property
     def store(self) -> TemplateStore | None:

@@ -53,6 +53,9 @@ class Platform(BaseModel):
     interruptible: dict[str, Any] = Field(default_factory=dict)
     default_image: str | None = Field(default=None, alias="defaultImage")
     policy: Policy = Field(default_factory=Policy)
+    # Each task type's own settings, validated by that type's model when a render starts
+    # (see podtemplate.task_settings): here only their shape is checked.
+    task_types: dict[str, dict[str, Any]] = Field(default_factory=dict, alias="taskTypes")
     _source: str | None = PrivateAttr(default=None)
 
     @property
@@ -65,6 +68,17 @@ class Platform(BaseModel):
     @classmethod
     def _namespace(cls, value: str | None) -> str | None:
         return None if value is None else check_dns1123_label(value, what="namespace")
+
+    @field_validator("task_types", mode="before")
+    @classmethod
+    def _task_types(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValueError("must map task type names to their settings")
+        for name, settings in value.items():
+            if not isinstance(settings, dict):
+                raise ValueError(f"taskTypes.{name} must be a mapping of the {name!r} task "
+                                 "type's settings")
+        return value
 
     @field_validator("interruptible")
     @classmethod

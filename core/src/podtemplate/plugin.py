@@ -33,6 +33,7 @@ from .manifest import (
 )
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
 from .model.names import (
+    check_dns1035_label,
     check_dns1123_label,
     check_dns1123_subdomain,
     check_env_name,
@@ -90,6 +91,7 @@ __all__ = [
     "DEFAULT_CONTAINER_ANNOTATION",
     "Layer",
     # checks at definition time
+    "check_dns1035_label",
     "check_dns1123_label",
     "check_dns1123_subdomain",
     "check_env_name",

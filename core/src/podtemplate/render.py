@@ -55,10 +55,12 @@ def make_context(*, platform: Platform | str | Path | None = None,
         platform._source = source
     if override is not None and not isinstance(override, PodTemplate):
         override = PodTemplate.from_yaml(Path(override))
-    return RenderContext(platform=platform,
-                         plugin_manager=plugin_manager or build_plugin_manager(),
-                         override=override, inputs=dict(inputs or {}), provenance=provenance,
-                         check_crds=check_crds)
+    context = RenderContext(platform=platform,
+                            plugin_manager=plugin_manager or build_plugin_manager(),
+                            override=override, inputs=dict(inputs or {}),
+                            provenance=provenance, check_crds=check_crds)
+    context.settings_by_task_type()  # taskTypes checked now, before any task renders
+    return context
 
 
 @guarded

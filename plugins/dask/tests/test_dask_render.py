@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from podtemplate import PodTemplate, Resources, Role, get_path, task
+from podtemplate import DefinitionError, PodTemplate, Resources, Role, get_path, task
 from podtemplate.testing import container, env_of
 from podtemplate_dask import ROLE_PATHS, Dask, scheduler_service, worker_flags
 
@@ -50,7 +50,7 @@ def test_job_runner_runs_the_task_function(render_dask: Render) -> None:
     assert runner["command"] == ["python", "-m", "podtemplate.executor"]
     assert runner["args"][runner["args"].index("--task") + 1] == "crunch"
     assert json.loads(runner["args"][runner["args"].index("--inputs") + 1]) == {"n": 5}
-    assert pods(job)["job-runner"]["spec"]["restartPolicy"] == "Never"
+    assert pods(job)["job-runner"]["spec"]["restartPolicy"] == "OnFailure"
 
 
 def test_scheduler_entrypoint_ports_and_service(render_dask: Render) -> None:
@@ -73,11 +73,20 @@ def test_worker_entrypoint_names_itself(render_dask: Render) -> None:
     assert main["args"][:2] == ["--name", "$(DASK_WORKER_NAME)"]
 
 
-def test_idle_timeout_is_placed(render_dask: Render) -> None:
-    @task(image=IMAGE, task_config=Dask(idle_timeout=600))
-    def idle() -> None: ...
+# dask-kubernetes 2025.4.3, dask_kubernetes/operator/controller/controller.py:
+# daskjob_create_components builds the DaskCluster with build_cluster_spec, which copies
+# only spec.cluster.spec.worker and .scheduler; daskcluster_autoshutdown reads the
+# DaskCluster's idleTimeout (dask-kubernetes issue #882). An idle_timeout would be ignored.
+@pytest.mark.parametrize("value", [0, 300])
+def test_idle_timeout_is_refused_with_the_reason(value: int) -> None:
+    with pytest.raises(DefinitionError, match="issue #882") as error:
+        Dask(idle_timeout=value)
+    assert error.value.field == "task_config.idle_timeout"
+    assert "activeDeadlineSeconds" in (error.value.fix or "")
 
-    assert render_dask(idle)["spec"]["cluster"]["spec"]["idleTimeout"] == 600
+
+def test_no_idle_timeout_is_rendered(render_dask: Render) -> None:
+    assert "idleTimeout" not in render_dask(crunch)["spec"]["cluster"]["spec"]
 
 
 def test_default_is_one_worker(render_dask: Render) -> None:
@@ -191,15 +200,35 @@ def test_job_runner_role_settings(render_dask: Render) -> None:
     assert primary(roles["worker"])["image"] == IMAGE
 
 
-def test_template_restart_policy_kept_on_job_runner_owned_elsewhere(render_dask: Render) -> None:
-    @task(image=IMAGE, pod_template=PodTemplate({"restartPolicy": "OnFailure"}),
+# The DaskJob CRD defaults spec.job.spec.restartPolicy to OnFailure
+# (dask_kubernetes/operator/customresources/daskjob.yaml, 2025.4.3): the runner is retried
+# while the scheduler comes up. controller.py (handle_runner_status_change_succeeded /
+# _failed) deletes the cluster only when the runner pod reaches Succeeded or Failed.
+def test_job_runner_restart_policy_is_on_failure_never_allowed(render_dask: Render) -> None:
+    @task(image=IMAGE, pod_template=PodTemplate({"restartPolicy": "Never"}),
           task_config=Dask())
-    def retried() -> None: ...
+    def once() -> None: ...
 
-    roles = pods(render_dask(retried))
-    assert roles["job-runner"]["spec"]["restartPolicy"] == "OnFailure"
+    roles = pods(render_dask(once))
+    assert roles["job-runner"]["spec"]["restartPolicy"] == "Never"
     assert roles["scheduler"]["spec"]["restartPolicy"] == "Always"
     assert roles["worker"]["spec"]["restartPolicy"] == "Always"
+    assert pods(render_dask(crunch))["job-runner"]["spec"]["restartPolicy"] == "OnFailure"
+
+
+def test_job_runner_restart_policy_always_is_refused(render_dask: Render) -> None:
+    always = PodTemplate({"restartPolicy": "Always"})
+
+    @task(image=IMAGE, pod_template=always, task_config=Dask())
+    def forever() -> None: ...
+
+    with pytest.raises(DefinitionError, match="never reach Succeeded") as error:
+        render_dask(forever)
+    assert (error.value.task, error.value.role, error.value.field) == (
+        "forever", "job-runner", "spec.restartPolicy")
+    with pytest.raises(DefinitionError, match="never reach Succeeded") as error:
+        Dask(job_runner=Role(pod_template=always))
+    assert error.value.field == "task_config.job_runner.pod_template.restartPolicy"
 
 
 # --- resources ---------------------------------------------------------------------------
@@ -305,20 +334,39 @@ def test_interruptible_workers_and_on_demand_scheduler(render_dask: Render) -> N
 
 # --- warnings ----------------------------------------------------------------------------
 
-def test_template_setting_operator_env_is_warned(plugin_manager: Any, platform: Any) -> None:
+# dask-kubernetes 2025.4.3, dask_kubernetes/operator/controller/controller.py:
+# build_worker_deployment_spec and build_job_pod_spec append DASK_SCHEDULER_ADDRESS /
+# DASK_WORKER_NAME to a container only "if ... not in container_env_names": a template's
+# value would win. So they are removed from every container, with a warning that says so.
+def test_template_setting_operator_env_is_removed_and_warned(plugin_manager: Any,
+                                                              platform: Any) -> None:
     from podtemplate import make_context, render_task
 
-    @task(image=IMAGE, env={"DASK_SCHEDULER_ADDRESS": "tcp://elsewhere:8786"},
-          task_config=Dask())
+    sidecar = PodTemplate({"containers": [{"name": "proxy", "image": "proxy:1", "env": [
+        {"name": "DASK_WORKER_NAME", "value": "fixed"}, {"name": "KEEP", "value": "1"}]}]})
+
+    @task(image=IMAGE, env={"DASK_SCHEDULER_ADDRESS": "tcp://elsewhere:8786", "MINE": "1"},
+          pod_template=sidecar, task_config=Dask())
     def pointed() -> None: ...
 
     context = make_context(platform=platform, plugin_manager=plugin_manager)
-    render_task(pointed, context)
+    (job,) = render_task(pointed, context)
     warned = {(w.role, w.field) for w in context.warnings}
     assert warned == {
         ("job-runner", "spec.containers[job].env[DASK_SCHEDULER_ADDRESS]"),
         ("worker", "spec.containers[worker].env[DASK_SCHEDULER_ADDRESS]"),
+        ("worker", "spec.containers[proxy].env[DASK_WORKER_NAME]"),
     }
+    assert all("only where a container does not" in w.message for w in context.warnings)
+    roles = pods(job)
+    owned = {"job-runner": {"DASK_SCHEDULER_ADDRESS"},
+             "worker": {"DASK_SCHEDULER_ADDRESS", "DASK_WORKER_NAME"}}
+    for role, names_owned in owned.items():
+        names = {e["name"] for c in roles[role]["spec"]["containers"] for e in c.get("env", [])}
+        assert not names & names_owned, role
+        assert {"MINE", "KEEP"} <= names
+    scheduler_env = env_of(primary(roles["scheduler"]))  # the operator sets none there
+    assert scheduler_env["DASK_SCHEDULER_ADDRESS"] == "tcp://elsewhere:8786"
 
 
 def test_render_is_deterministic_and_leaves_inputs_alone(render_dask: Render) -> None:

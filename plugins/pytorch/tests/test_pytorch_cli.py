@@ -19,7 +19,8 @@ def test_examples_render_one_valid_job_per_task(check_job) -> None:  # type: ign
     assert result.exit_code == 0, result.output
     jobs = rendered_documents(result.stdout)
     assert [(j["kind"], j["metadata"]["name"]) for j in jobs] == [
-        ("PyTorchJob", "train-resnet"), ("PyTorchJob", "finetune-elastic")]
+        ("PyTorchJob", "train-resnet"), ("PyTorchJob", "train-vit"),
+        ("PyTorchJob", "finetune-elastic")]
     for job in jobs:
         check_job(job)
         assert job["metadata"]["namespace"] == "ml-team"
@@ -32,6 +33,38 @@ def test_examples_render_one_valid_job_per_task(check_job) -> None:  # type: ign
     assert "nvidia.com/gpu" in worker["containers"][0]["resources"]["limits"]
     assert "nvidia.com/gpu" not in master["containers"][0]["resources"].get("limits", {})
     assert [c["name"] for c in worker["containers"]] == ["pytorch", "uploader"]
+
+
+def test_one_example_renders_both_ways(check_job) -> None:  # type: ignore[no-untyped-def]
+    """train_vit: a PyTorchJob by default, a TrainingRuntime + TrainJob on a platform with
+    taskTypes.pytorch.operator: trainer; the same pod either way."""
+    from podtemplate.testing import assert_valid_custom_resource, assert_valid_pod_template
+    from podtemplate_pytorch.plugin import TASK_TYPE
+
+    target = f"{EXAMPLES / 'pytorch_tasks.py'}:train_vit"
+    default = render_cli(target, "--platform", str(EXAMPLES / "platform.yaml"))
+    trainer = render_cli(target, "--platform", str(EXAMPLES / "platform-trainer.yaml"))
+    assert default.exit_code == 0 and trainer.exit_code == 0, trainer.output
+    (job,) = rendered_documents(default.stdout)
+    check_job(job)
+    runtime, train_job = rendered_documents(trainer.stdout)
+    assert_valid_custom_resource(runtime, TASK_TYPE)
+    assert_valid_custom_resource(train_job, TASK_TYPE)
+    assert train_job["spec"]["runtimeRef"]["name"] == runtime["metadata"]["name"]
+    node = runtime["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"][
+        "template"]
+    assert_valid_pod_template(node)
+    worker = job["spec"]["pytorchReplicaSpecs"]["Worker"]["template"]
+    assert runtime["spec"]["mlPolicy"]["numNodes"] == 1 + job["spec"]["pytorchReplicaSpecs"][
+        "Worker"]["replicas"]
+    # Everything but the operator-owned entrypoint, names and ports is the same pod.
+    for key in ("nodeSelector", "tolerations", "priorityClassName", "serviceAccountName",
+                "volumes"):
+        assert node["spec"][key] == worker["spec"][key], key
+    assert [c["name"] for c in node["spec"]["containers"]] == ["node", "uploader"]
+    ours, theirs = node["spec"]["containers"][0], worker["spec"]["containers"][0]
+    for key in ("image", "env", "resources", "volumeMounts", "securityContext"):
+        assert ours[key] == theirs[key], key
 
 
 def write_module(folder: Path, body: str) -> Path:
@@ -65,7 +98,7 @@ def write_module(folder: Path, body: str) -> Path:
     ("""
      @task(name="2nd-try", image="t:1", task_config=PyTorch())
      def train() -> None: ...
-     """, "task '2nd-try', name: a PyTorchJob name must start with a letter"),
+     """, "task '2nd-try', name: PyTorch task name '2nd-try' is not a DNS-1035 label"),
 ])
 def test_bad_input_exits_2_and_writes_nothing(tmp_path: Path, body: str, words: str) -> None:
     module = write_module(tmp_path, body)

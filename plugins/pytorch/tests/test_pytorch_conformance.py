@@ -18,6 +18,15 @@ class TestPyTorchConformance(ConformanceSuite):
     task_type = "pytorch"
 
 
+class TestPyTorchTrainerConformance(ConformanceSuite):
+    """The same sample task for Kubeflow Trainer v2 (taskTypes.pytorch.operator: trainer):
+    every field reaches the node pod of the TrainingRuntime, both objects valid against
+    the Trainer CRDs."""
+
+    task_type = "pytorch"
+    variant = "trainer"
+
+
 def _train() -> None:
     """The elastic sample's function; it does nothing."""
 

@@ -188,7 +188,11 @@ def test_role_settings_reach_only_their_role(render_jobs, platform) -> None:  # 
     assert worker["resources"]["limits"] == {"nvidia.com/gpu": "2"}
 
 
-def test_restart_policy_follows_the_pod_template(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]
+# Training Operator v1.9.4, pkg/controller.v1/common/pod.go (createNewPod): a pod
+# template's restartPolicy is overwritten from the replica spec (core.SetRestartPolicy,
+# pkg/core/pod.go) and each pod created gets a warning event
+# "SetPodTemplateRestartPolicy"; so the policy belongs on the replica spec only.
+def test_restart_policy_is_on_the_replica_spec_only(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]
     never = PodTemplate({"restartPolicy": "Never"})
 
     @task(image="train:1", task_config=PyTorch(worker=Role(pod_template=never)))
@@ -196,9 +200,29 @@ def test_restart_policy_follows_the_pod_template(render_jobs, platform) -> None:
 
     job = only_job(render_jobs(train, platform))
     assert replicas(job)["Worker"]["restartPolicy"] == "Never"
-    assert pods(job)["Worker"]["spec"]["restartPolicy"] == "Never"
     assert replicas(job)["Master"]["restartPolicy"] == "OnFailure"
-    assert pods(job)["Master"]["spec"]["restartPolicy"] == "OnFailure"
+    for replica in ("Master", "Worker"):
+        assert "restartPolicy" not in pods(job)[replica]["spec"]
+
+
+# Training Operator v1.9.4, pkg/apis/kubeflow.org/v1/common_types.go: RestartPolicyExitCode
+# "ExitCode" (retry on retryable exit codes); pkg/core/pod.go SetRestartPolicy runs its pods
+# with Never. A pod template cannot say ExitCode, so the config does.
+def test_exit_code_restart_policy_on_every_replica(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]
+    never = PodTemplate({"restartPolicy": "Never"})
+
+    @task(image="train:1", task_config=PyTorch(restart_policy="ExitCode",
+                                               worker=Role(pod_template=never)))
+    def train() -> None: ...
+
+    job = only_job(render_jobs(train, platform))
+    assert {r["restartPolicy"] for r in replicas(job).values()} == {"ExitCode"}
+    assert all("restartPolicy" not in pod["spec"] for pod in pods(job).values())
+
+
+def test_unknown_restart_policy_is_a_definition_error() -> None:
+    with pytest.raises(DefinitionError, match="restart_policy"):
+        PyTorch(restart_policy="Sometimes")
 
 
 def test_interruptible_workers_only(render_jobs, templates_dir) -> None:  # type: ignore[no-untyped-def]
@@ -387,17 +411,20 @@ def test_template_port_named_like_the_operators_is_rejected(render_jobs, platfor
 # ------------------------------------------------------------------------- task checks
 
 
+# Training Operator v1.9.4, pkg/webhooks/pytorch/pytorchjob_webhook.go: the job name must
+# be a DNS-1035 label (NameIsDNS1035Label); Trainer v2.3.0's TrainJob CRD has the same CEL
+# rule (pkg/apis/trainer/v1alpha1/trainjob_types.go). Checked when the task is defined.
 @pytest.mark.parametrize(("name", "words"), [
-    ("3d-unet", "must start with a letter"),
+    ("3d-unet", "is not a DNS-1035 label"),
     ("a" * 60, "longer than 63"),
 ])
-def test_names_the_operator_cannot_use_are_rejected(render_jobs, platform, name, words) -> None:  # type: ignore[no-untyped-def]
-    @task(name=name, image="train:1", task_config=PyTorch(worker=Role(replicas=12)))
-    def train() -> None: ...
-
+def test_names_the_operator_cannot_use_are_rejected_at_definition(name: str, words: str
+                                                                  ) -> None:
     with pytest.raises(DefinitionError, match=words) as error:
-        render_jobs(train, platform)
+        @task(name=name, image="train:1", task_config=PyTorch(worker=Role(replicas=12)))
+        def train() -> None: ...
     assert error.value.field == "name"
+    assert error.value.task == name
 
 
 def test_longest_replica_name_counts_elastic_maximum(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]
@@ -407,13 +434,22 @@ def test_longest_replica_name_counts_elastic_maximum(render_jobs, platform) -> N
         elastic=Elastic(min_replicas=1, max_replicas=100)))
     def fits() -> None: ...
 
-    @task(name=name, image="train:1", task_config=PyTorch(
-        elastic=Elastic(min_replicas=1, max_replicas=101)))
-    def too_many() -> None: ...
-
     assert only_job(render_jobs(fits, platform))["metadata"]["name"] == name
     with pytest.raises(DefinitionError, match="longer than 63"):
-        render_jobs(too_many, platform)
+        @task(name=name, image="train:1", task_config=PyTorch(
+            elastic=Elastic(min_replicas=1, max_replicas=101)))
+        def too_many() -> None: ...
+
+
+# Trainer v2.3.0, pkg/runtime/framework/plugins/jobset/jobset.go (IdentifyPodNetwork): the
+# nodes are <job>-node-0-<index>, one per master and worker; the name must leave room for
+# the last index whichever operator the platform picks.
+def test_longest_trainer_node_name_counts_the_master_too() -> None:
+    name = "a" * (63 - len("-node-0-10"))  # 10 workers + the master: index 10 fits
+    task(name=name, image="t:1", task_config=PyTorch(worker=Role(replicas=10)))(lambda: None)
+    with pytest.raises(DefinitionError, match=r"-node-0-100'.*at most 52"):
+        task(name=name, image="t:1", task_config=PyTorch(worker=Role(replicas=100)))(
+            lambda: None)
 
 
 def test_task_command_is_rejected(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]

@@ -365,12 +365,23 @@ def test_run_override_reaches_every_role(render_rayjob: Render, pods_of: PodsOf)
 
 
 def test_system_labels_on_every_pod(render_rayjob: Render, pods_of: PodsOf) -> None:
+    # A colon is not allowed in a label value, and KubeRay creates each worker pod with
+    # its template's labels (kuberay v1.7.0, ray-operator/controllers/ray/common/pod.go,
+    # DefaultWorkerPodTemplate: mergeLabels(workerSpec.Template.ObjectMeta.Labels, ...)),
+    # so `worker:cpu` would make the API server refuse every worker pod.
+    expected = {"head": "head", "submitter": "submitter", "worker:cpu": "worker-cpu",
+                "worker:gpu": "worker-gpu"}
     for role, pod in pods_of(render_rayjob(make_task())).items():
         labels = pod["metadata"]["labels"]
-        # a label value may not hold ':', so worker group 'worker:cpu' is labelled 'worker-cpu'
-        assert labels["podtemplate.io/role"] == role.replace(":", "-")
+        assert labels["podtemplate.io/role"] == expected[role]
         assert labels["podtemplate.io/task"] == "train"
         assert labels["podtemplate.io/task-type"] == "ray"
+
+
+def test_worker_group_name_must_fit_the_role_label() -> None:
+    WorkerGroup(name="g" * 56)
+    with pytest.raises(DefinitionError, match="at most 56 characters"):
+        WorkerGroup(name="g" * 57)
 
 
 def test_render_is_deterministic_and_leaves_inputs_alone(render_rayjob: Render) -> None:
@@ -407,8 +418,18 @@ def test_a_command_is_rejected(render_rayjob: Render) -> None:
         render_rayjob(make_task(command=["python", "train.py"]))
 
 
-def test_a_long_task_name_is_rejected(render_rayjob: Render) -> None:
-    with pytest.raises(DefinitionError, match="at most 47 characters") as info:
-        render_rayjob(make_task(name="a" * 48))
-    assert info.value.task == "a" * 48
+# KubeRay v1.7.0, ray-operator/controllers/ray/utils/validation.go (ValidateRayJobMetadata):
+# len(name) <= MaxRayJobNameLength (47) and validation.IsDNS1035Label(name). Checked when
+# the task is defined, not when the cluster refuses it.
+@pytest.mark.parametrize(("name", "words"), [
+    ("a" * 48, "more than 47"),
+    ("2024-backfill", "is not a DNS-1035 label"),
+])
+def test_a_name_kuberay_refuses_is_rejected_at_definition(render_rayjob: Render, name: str,
+                                                          words: str) -> None:
+    with pytest.raises(DefinitionError, match=words) as info:
+        make_task(name=name)
+    assert info.value.task == name and info.value.field == "name"
+    assert "KubeRay's RayJob name rule" in str(info.value)
     render_rayjob(make_task(name="a" * 47))
+    render_rayjob(make_task(name="backfill-2024"))

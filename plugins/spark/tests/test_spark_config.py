@@ -156,3 +156,17 @@ def test_application_task_errors_name_the_task(kwargs: dict[str, Any], field: st
         SparkApplicationTask(**args)
     assert error.value.task == "pi"
     assert error.value.field == field
+
+
+# Spark Operator v2.5.2, internal/webhook/sparkapplication_validator.go: ValidateCreate and
+# ValidateUpdate call validateName, validation.IsDNS1035Label(name). Checked at definition,
+# for both ways of defining a Spark task.
+@pytest.mark.parametrize("name", ["2024-spark-pi", "9lives"])
+def test_a_name_the_operator_refuses_is_rejected_at_definition(name: str) -> None:
+    with pytest.raises(DefinitionError, match="is not a DNS-1035 label") as info:
+        task(name=name, image="spark:3.5.5", task_config=Spark())(lambda: None)
+    assert info.value.task == name and info.value.field == "name"
+    with pytest.raises(DefinitionError, match="is not a DNS-1035 label"):
+        SparkApplicationTask(name=name, image="spark:3.5.5",
+                             main_application_file="local:///opt/app.jar")
+    task(name="spark-pi-2024", image="spark:3.5.5", task_config=Spark())(lambda: None)

@@ -385,3 +385,30 @@ def test_application_task_checks_its_memory_when_defined() -> None:
     with pytest.raises(DefinitionError, match="whole MiB") as error:
         jvm_app(requests=Resources(memory="1G"))
     assert (error.value.task, error.value.field) == ("pi", "requests.memory")
+
+
+# Spark Operator v2.5.2, internal/webhook/sparkpod_defaulter.go: mutateSparkPod applies the
+# driver/executor gpu (addGPU) and memoryLimit (addMemoryLimit) when a Spark pod is created;
+# nothing else reads them. A platform that declares the webhook off gets a warning for each.
+def test_webhook_only_fields_warn_when_the_platform_declares_the_webhook_off(
+        render_spark: Render) -> None:
+    app = jvm_app(executor=Role(requests=Resources(gpu=1, memory="4Gi"),
+                                limits=Resources(memory="6Gi")))
+    on, context = render_spark(app)
+    assert on["spec"]["executor"]["gpu"]["quantity"] == 1
+    assert on["spec"]["executor"]["memoryLimit"] == "6Gi"
+    assert not [w for w in context.warnings if "webhook" in w.message]
+    off = Platform(defaultImage="python:3.11", taskTypes={"spark": {"webhook": False}})
+    manifest, context = render_spark(app, platform=off)
+    assert manifest == on  # the same application: the warning is the difference
+    warned = {(w.role, w.field) for w in context.warnings if "webhook" in w.message}
+    assert warned == {("executor", "spec.executor.gpu"),
+                      ("executor", "spec.executor.memoryLimit")}
+
+
+def test_spark_settings_reject_unknown_keys(render_spark: Render) -> None:
+    from podtemplate import PlatformConfigError
+
+    with pytest.raises(PlatformConfigError, match="unknown key 'mutatingWebhook'"):
+        render_spark(jvm_app(), platform=Platform(taskTypes={"spark": {
+            "mutatingWebhook": False}}))

@@ -106,16 +106,20 @@ class Kit:
     ``make_sample_task(pod_template, pod_template_name, role_templates)`` builds the
     sample task; by default the plugins' ``podtemplate_make_sample_task`` hook does.
     ``extra_plugins`` are registered on the plugin manager besides the installed ones.
+    ``variant`` names one of the task type's :attr:`TaskType.variants`: the kit renders
+    with those ``taskTypes`` settings on the platform.
     """
 
     def __init__(self, task_type: str, *, extra_plugins: Iterable[object] = (),
                  make_sample_task: SampleTaskFactory | None = None,
-                 probe: Probe | None = None, platform: Platform | None = None) -> None:
+                 probe: Probe | None = None, platform: Platform | None = None,
+                 variant: str | None = None) -> None:
         self.task_type = task_type
+        self.variant = variant
         self.probe = probe or default_probe()
         self.store = ProbeStore({store_name(v): t for v, t in enumerate(self.probe.templates)})
         self.manager = build_plugin_manager([*extra_plugins, self.store])
-        self.platform = platform or Platform()
+        self.platform = self._with_variant(platform or Platform())
         self._make = make_sample_task or self._from_hook
         self._renders: dict[tuple[str, int], Rendered] = {}
         self._layers: dict[str, tuple[list[Outcome], list[Finding]]] = {}
@@ -133,7 +137,24 @@ class Kit:
 
     @property
     def plugin(self) -> str:
-        return f"plugin {self.info.distribution} (task type '{self.task_type}')"
+        variant = f", variant '{self.variant}'" if self.variant else ""
+        return f"plugin {self.info.distribution} (task type '{self.task_type}'{variant})"
+
+    @property
+    def label(self) -> str:
+        """The task type, with its variant: ``pytorch[trainer]``."""
+        return f"{self.task_type}[{self.variant}]" if self.variant else self.task_type
+
+    def _with_variant(self, platform: Platform) -> Platform:
+        if self.variant is None:
+            return platform
+        settings = self.info.variants.get(self.variant)
+        if settings is None:
+            raise PluginError(f"task type {self.task_type!r} has no variant "
+                              f"{self.variant!r} (it has: {', '.join(self.info.variants)})",
+                              fix="name one of the task type's TaskType.variants")
+        task_types = {**platform.task_types, self.task_type: dict(settings)}
+        return platform.model_copy(update={"task_types": task_types})
 
     def _from_hook(self, pod_template: PodTemplate | None, pod_template_name: str | None,
                    role_templates: Mapping[str, PodTemplate]) -> Task:

@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from ..errors import InvalidNameError
 from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS, role_label_value
 from ..merge.engine import duplicate_keys
+from ..model.names import check_label_key, check_label_value
 from ..model.podspec import field_path
 from ..schemas.crd import Crd, CrdProblem, validate_custom_resource
 from ..schemas.resources import CrdIndex, crd_index
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
 from ..errors import PodTemplateError
 
 __all__ = ["crd_of", "crd_missing_reason", "pruned_fields", "crd_findings", "pod_findings",
-           "shape_findings", "determinism_findings"]
+           "shape_findings", "determinism_findings", "label_syntax_problems"]
 
 
 def _declared(kit: Kit) -> CrdIndex | PodTemplateError:
@@ -210,8 +212,23 @@ def _shape(kit: Kit, role: str, located: RolePod | None, rendered: Rendered,
         if labels.get(key) != value:
             problems.append(fail("labels", f"system label {key} is {labels.get(key)!r}, not "
                                  f"{value!r}", f"metadata.labels.{key}"))
+    problems += [fail("labels", problem, f"metadata.labels.{key}")
+                 for key, problem in label_syntax_problems(labels)]
     for duplicate in duplicate_keys(pod, root=""):
         problems.append(fail("duplicate-key", "a keyed list holds this key twice", duplicate))
+    return problems
+
+
+def label_syntax_problems(labels: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """``(key, problem)`` for every label whose key or value the API server would refuse
+    (a colon in a value, more than 63 characters...)."""
+    problems = []
+    for key, value in labels.items():
+        for check, checked in ((check_label_key, key), (check_label_value, value)):
+            try:
+                check(checked)
+            except InvalidNameError as error:
+                problems.append((str(key), error.message))
     return problems
 
 

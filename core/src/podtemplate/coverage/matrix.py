@@ -110,16 +110,23 @@ def coverage(task_types: Sequence[str] | None = None, *, probe: Probe | None = N
     ``allow_unverified``."""
     probe = probe or default_probe()
     names = list(task_types) if task_types else installed_task_types(extra_plugins)
-    plugins = [_plugin_coverage(Kit(name, extra_plugins=extra_plugins, probe=probe))
-               for name in names]
+    plugins = [_plugin_coverage(kit) for name in names
+               for kit in _kits(name, extra_plugins, probe)]
     return CoverageReport(probe_source=probe.source, fields=probe.paths,
                           not_probed=dict(probe.not_probed), apart=dict(probe.apart),
                           plugins=plugins, allow_unverified=allow_unverified)
 
 
+def _kits(name: str, extra_plugins: Sequence[object], probe: Probe) -> list[Kit]:
+    """The task type's kit, then one per variant (a row of its own each)."""
+    kit = Kit(name, extra_plugins=extra_plugins, probe=probe)
+    return [kit, *(Kit(name, extra_plugins=extra_plugins, probe=probe, variant=variant)
+                   for variant in kit.info.variants)]
+
+
 def _plugin_coverage(kit: Kit) -> PluginCoverage:
     info = kit.info
-    result = PluginCoverage(task_type=kit.task_type, distribution=info.distribution,
+    result = PluginCoverage(task_type=kit.label, distribution=info.distribution,
                             version=_version(info.distribution), roles=[])
     if kit.baseline.error is not None:
         result.problems.append(f"the sample task does not render: {kit.baseline.error}")
@@ -152,7 +159,7 @@ def _cells(kit: Kit, outcomes: list[Outcome]) -> list[Cell]:
     by_key: dict[tuple[str, str], list[Outcome]] = {}
     for outcome in outcomes:
         by_key.setdefault((outcome.role, outcome.field), []).append(outcome)
-    return [_cell(kit.task_type, role, path, by_key.get((role, path), []))
+    return [_cell(kit.label, role, path, by_key.get((role, path), []))
             for role in kit.role_names for path in kit.probe.paths]
 
 

@@ -11,6 +11,7 @@ from ..errors import InvalidNameError, InvalidQuantityError, brief
 __all__ = [
     "check_dns1123_label",
     "check_dns1123_subdomain",
+    "check_dns1035_label",
     "check_env_name",
     "env_name_ok",
     "check_label_key",
@@ -49,6 +50,24 @@ def check_dns1123_label(value: str, *, what: str, field: str | None = None) -> s
             "with a letter or digit",
             field=field,
         )
+    return value
+
+
+def check_dns1035_label(value: str, *, what: str, max_length: int = 63,
+                        why: str = "", field: str | None = "name") -> str:
+    """Return ``value`` if it is a DNS-1035 label (a DNS-1123 label starting with a letter,
+    as Service names must be) of at most ``max_length`` characters. ``why`` says which
+    operator asks for it, in the error."""
+    reason = f" ({why})" if why else ""
+    if not isinstance(value, str) or not dns1123_label_ok(value) or not value[:1].isalpha():
+        raise InvalidNameError(
+            f"{what} {value!r} is not a DNS-1035 label{reason}",
+            fix="start the name with a letter, then lowercase letters, digits and '-'",
+            field=field)
+    if len(value) > max_length:
+        raise InvalidNameError(
+            f"{what} {value!r} has {len(value)} characters, more than {max_length}{reason}",
+            fix=f"shorten it to at most {max_length} characters", field=field)
     return value
 
 

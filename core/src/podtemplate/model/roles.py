@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from pydantic import BaseModel
+
 from ..errors import DefinitionError
 from .templates import Role
 
@@ -108,6 +110,13 @@ class TaskType:
       ``scripts/gen_crd.py``); every custom resource the task type renders is validated
       against them, at render time, by ``podtemplate validate`` and by the conformance kit.
       Empty by default.
+    - ``settings``: the pydantic model of the type's ``taskTypes.<name>`` section of
+      platform.yaml (give it ``extra="forbid"``: unknown keys are errors). Core validates the
+      section with it when a render starts; hooks read the result with
+      :meth:`RenderContext.task_type_settings`. None: the type takes no settings.
+    - ``variants``: named ``taskTypes.<name>`` sections that change what the type renders
+      (PyTorch's ``{"operator": "trainer"}``); the conformance kit and ``podtemplate
+      coverage`` run each as a row of its own, beside the defaults.
     """
 
     name: str
@@ -117,6 +126,9 @@ class TaskType:
     description: str = ""
     config: type[Any] | None = None
     crds: tuple[str, ...] = ()
+    settings: type[BaseModel] | None = None
+    # Not hashed (a mapping): task types are hashed to cache what is read from their CRDs.
+    variants: Mapping[str, Mapping[str, Any]] = field(default_factory=dict, hash=False)
 
 
 ConfigT = TypeVar("ConfigT")

@@ -12,7 +12,7 @@ from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
 from .names import check_dns1123_label, to_dns1123
 from .sites import DefinitionSite, definition_site
-from .templates import EnvValue, PodTemplate, Resources, normalize_env
+from .templates import ConfigModel, EnvValue, PodTemplate, Resources, normalize_env
 
 __all__ = ["Task", "defining_task", "sample_function_task", "task", "task_type_of"]
 
@@ -68,6 +68,8 @@ class Task:
             object.__setattr__(self, "defined_at", definition_site())
         try:
             check_dns1123_label(self.name, what="task name", field="name")
+            if isinstance(self.task_config, ConfigModel):
+                self.task_config.check_task_name(self.name)
             if self.image is not None and not str(self.image).strip():
                 raise DefinitionError("image is empty", field="image",
                                       fix="give a container image such as python:3.11-slim")

@@ -284,6 +284,14 @@ class ConfigModel(BaseModel):
         """The file and line of the call that made this config."""
         return self._defined_at
 
+    def check_task_name(self, name: str) -> None:
+        """Check a task's name against the rule of the operator that runs tasks with this
+        config. Called when such a task is defined, with a name that is already a DNS-1123
+        label; raises :class:`DefinitionError` naming the rule and the fix. A task type
+        whose operator asks more of names (a Service named after the object needs a
+        DNS-1035 label; a suffix needs room) overrides this; the default accepts the name.
+        """
+
 
 class Role(ConfigModel):
     """One pod role of a distributed task type (PyTorch ``worker``, Dask ``scheduler``...).

@@ -57,6 +57,7 @@ class ConformanceSuite:
     """
 
     task_type: ClassVar[str] = ""
+    variant: ClassVar[str | None] = None
     extra_plugins: ClassVar[Sequence[object]] = ()
 
     @pytest.fixture(scope="class")
@@ -65,6 +66,12 @@ class ConformanceSuite:
         if not cls.task_type:
             pytest.fail(f"{cls.__name__} sets no task_type", pytrace=False)
         return cls.task_type
+
+    @pytest.fixture(scope="class")
+    @classmethod
+    def conformance_variant(cls) -> str | None:
+        """One of the task type's ``TaskType.variants`` (its platform settings), or None."""
+        return cls.variant
 
     @pytest.fixture(scope="class")
     @classmethod
@@ -80,9 +87,10 @@ class ConformanceSuite:
     @pytest.fixture(scope="class")
     @classmethod
     def conformance(cls, conformance_task_type: str, conformance_plugins: Sequence[object],
-                    make_sample_task: SampleTaskFactory | None) -> Kit:
+                    make_sample_task: SampleTaskFactory | None,
+                    conformance_variant: str | None) -> Kit:
         return Kit(conformance_task_type, extra_plugins=conformance_plugins,
-                   make_sample_task=make_sample_task)
+                   make_sample_task=make_sample_task, variant=conformance_variant)
 
     @pytest.mark.parametrize("layer", LAYERS)
     def test_probe_reaches_every_role(self, conformance: Kit, layer: str) -> None:

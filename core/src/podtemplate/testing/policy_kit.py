@@ -20,6 +20,7 @@ from ..model.templates import PodTemplate
 from ..platform import Platform
 from ..policy import PodSecurityLevel, Policy, Violation
 from ..render import make_context, render
+from ..schemas.resources import crd_index, crd_of
 from .assertions import assert_valid_custom_resource, assert_valid_pod
 
 __all__ = ["COMPLIANT_TEMPLATE", "IMAGE", "assert_valid_manifest", "make_platform",
@@ -94,7 +95,9 @@ def assert_valid_manifest(manifest: Mapping[str, Any], manager: pluggy.PluginMan
     elif kind == "ConfigMap":
         V1ConfigMap.model_validate(manifest)
     else:
-        (owner,) = [t for t in task_types(manager).values() if t.kind == kind]
+        # the task type that declares a CRD of this kind (PyTorch's TrainJob as well)
+        (owner,) = [t for t in task_types(manager).values()
+                    if crd_of(crd_index([t]), manifest) is not None]
         assert_valid_custom_resource(manifest, owner)
 
 

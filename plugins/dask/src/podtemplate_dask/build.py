@@ -8,9 +8,9 @@ from typing import Any
 from podtemplate import RenderContext, RoleSpec, Task, object_metadata
 from podtemplate.plugin import task_layers
 
-from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask
+from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask, runner_restart_policy
 from .crd_schema import layers_known, strip_unknown_fields
-from .roles import OPERATOR_ENV, add_worker_flags
+from .roles import OPERATOR_ENV, OPERATOR_ENV_HARM, add_worker_flags
 
 __all__ = ["API_VERSION", "KIND", "build_daskjob", "scheduler_service"]
 
@@ -29,17 +29,14 @@ def build_daskjob(task: Task, config: Dask, roles: Sequence[RoleSpec],
     for role_spec in roles:
         role = role_spec.name
         _report_crd_unknown(task, role_spec, pods[role], context)
-        _warn_operator_env(task, role, pods[role], context)
+        _strip_operator_env(task, role, pods[role], context)
     add_worker_flags(pods["worker"])
     job = pods["job-runner"]
-    # The task runs once unless its template says so (the CRD's default is OnFailure).
-    job["spec"].setdefault("restartPolicy", "Never")
+    job["spec"]["restartPolicy"] = runner_restart_policy(job["spec"].get("restartPolicy"),
+                                                         task=task.name)
     scheduler = {**pods["scheduler"], "service": scheduler_service(task.name)}
     worker = {"replicas": config.worker_replicas(), **pods["worker"]}
-    cluster: dict[str, Any] = {}
-    if config.idle_timeout is not None:
-        cluster["idleTimeout"] = config.idle_timeout
-    cluster.update(scheduler=scheduler, worker=worker)
+    cluster: dict[str, Any] = {"scheduler": scheduler, "worker": worker}
     return {
         "apiVersion": API_VERSION,
         "kind": KIND,
@@ -69,14 +66,27 @@ def _report_crd_unknown(task: Task, role_spec: RoleSpec, pod: dict[str, Any],
         context.warn(_CRD_MESSAGE, task=task.name, role=role, field=path)
 
 
-def _warn_operator_env(task: Task, role: str, pod: dict[str, Any],
-                       context: RenderContext) -> None:
-    """The operator appends its own value of these env vars, which wins over a template's."""
+def _strip_operator_env(task: Task, role: str, pod: dict[str, Any],
+                        context: RenderContext) -> None:
+    """Remove the operator's env vars from every container of the pod, with a warning.
+
+    dask-kubernetes 2025.4.3, controller.py (build_worker_deployment_spec,
+    build_job_pod_spec) adds DASK_SCHEDULER_ADDRESS / DASK_WORKER_NAME to a container only
+    when the container does not set them: a template's value would win."""
     owned = OPERATOR_ENV[role]
     for container in pod["spec"]["containers"]:
-        for entry in container.get("env") or ():
+        env = container.get("env")
+        if not env or not any(entry.get("name") in owned for entry in env):
+            continue
+        for entry in env:
             if entry.get("name") in owned:
-                context.warn(f"{entry['name']} is set by the dask-kubernetes operator; this "
-                             "value is replaced when the pod is created", task=task.name,
+                context.warn(f"{entry['name']} is removed: the dask-kubernetes operator sets "
+                             "it only where a container does not, so this value would win "
+                             f"({OPERATOR_ENV_HARM[entry['name']]})", task=task.name,
                              role=role, field=f"spec.containers[{container['name']}].env"
                              f"[{entry['name']}]")
+        kept = [entry for entry in env if entry.get("name") not in owned]
+        if kept:
+            container["env"] = kept
+        else:
+            del container["env"]

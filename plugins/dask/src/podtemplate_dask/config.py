@@ -8,13 +8,16 @@ the task is defined; what depends on templates found at render time is checked i
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Annotated, Any, ClassVar
+from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
-from podtemplate.plugin import PRIMARY_CONTAINER
-from pydantic import Field, model_validator
+from podtemplate.plugin import PRIMARY_CONTAINER, check_dns1035_label
+from pydantic import field_validator, model_validator
 
 __all__ = [
+    "IDLE_TIMEOUT_REFUSED",
+    "RUNNER_RESTART_POLICY",
+    "runner_restart_policy",
     "COMM_PORT",
     "CONTAINER_NAMES",
     "DASHBOARD_PORT",
@@ -31,6 +34,23 @@ COMM_PORT = 8786
 DASHBOARD_PORT = 8787
 # (name, containerPort) of the scheduler's ports; the scheduler Service targets the names.
 SCHEDULER_PORTS = (("tcp-comm", COMM_PORT), ("http-dashboard", DASHBOARD_PORT))
+# dask-kubernetes 2025.4.3, dask_kubernetes/operator/controller/controller.py
+# (daskjob_create_components, build_scheduler_service_spec): the DaskCluster is named after
+# the DaskJob and its scheduler Service "<name>-scheduler", which must be a DNS-1035 label.
+_SERVICE_SUFFIX = "-scheduler"
+# dask-kubernetes 2025.4.3, controller.py: daskjob_create_components builds the DaskCluster
+# with build_cluster_spec, which copies only the worker and scheduler specs; the idle check
+# (daskcluster_autoshutdown) reads the DaskCluster's spec.idleTimeout, never the DaskJob's.
+# The DaskJob CRD's own default for the job runner: retried while the scheduler starts.
+RUNNER_RESTART_POLICY = "OnFailure"
+IDLE_TIMEOUT_REFUSED = (
+    "idle_timeout would be ignored: the dask-kubernetes operator does not copy a DaskJob's "
+    "spec.cluster.spec.idleTimeout into the DaskCluster it creates (dask-kubernetes issue "
+    "#882), so an idle or hung cluster would never be deleted")
+IDLE_TIMEOUT_FIX = (
+    "drop idle_timeout; to bound a hung job, give the job runner a deadline: "
+    "job_runner=Role(pod_template=PodTemplate({'activeDeadlineSeconds': 3600})) - when the "
+    "runner pod fails, the operator deletes the cluster")
 
 
 class Dask(ConfigModel):
@@ -44,8 +64,10 @@ class Dask(ConfigModel):
       (default 1). Thread count and memory limit of ``dask worker`` follow the worker
       container's resolved CPU and memory limits.
     - ``job_runner``: the job runner pod's role, for resources or a template of its own.
-    - ``idle_timeout``: seconds the operator keeps an idle cluster before deleting it
-      (``spec.cluster.spec.idleTimeout``; 0, the operator's default, never deletes).
+    - ``idle_timeout`` is refused: the operator does not pass a DaskJob's
+      ``idleTimeout`` on to the DaskCluster it creates (dask-kubernetes issue #882), so it
+      would be silently ignored. Bound a hung job with the job runner's
+      ``activeDeadlineSeconds`` instead (see :data:`IDLE_TIMEOUT_REFUSED`).
 
     Each role's pod is resolved on its own over the task's template and settings; a
     role's requests/limits are merged key by key over the task's.
@@ -56,7 +78,15 @@ class Dask(ConfigModel):
     scheduler: Role | None = None
     workers: Role | None = None
     job_runner: Role | None = None
-    idle_timeout: Annotated[int, Field(strict=True, ge=0)] | None = None
+    idle_timeout: Any = None
+
+    @field_validator("idle_timeout")
+    @classmethod
+    def _no_idle_timeout(cls, value: Any) -> None:
+        if value is not None:
+            raise DefinitionError(IDLE_TIMEOUT_REFUSED, field="task_config.idle_timeout",
+                                  fix=IDLE_TIMEOUT_FIX)
+        return None
 
     @model_validator(mode="after")
     def _consistent(self) -> Dask:
@@ -76,11 +106,20 @@ class Dask(ConfigModel):
             if role is not None and role.pod_template is not None:
                 field = f"task_config.{attribute}.pod_template"
                 check_role_template(role.pod_template, role_name, field)
+                if role_name == "job-runner":
+                    runner_restart_policy(role.pod_template.pod_spec.get("restartPolicy"),
+                                          field=f"{field}.restartPolicy")
                 if role_name == "scheduler":
                     template = role.pod_template
                     _raise_port_conflicts(template.pod_spec, template.primary_container_name,
                                           field)
         return self
+
+    def check_task_name(self, name: str) -> None:
+        check_dns1035_label(
+            name, what="Dask task name", max_length=63 - len(_SERVICE_SUFFIX),
+            why=f"the operator names the scheduler Service '{name}{_SERVICE_SUFFIX}', "
+            "a DNS-1035 label")
 
     def worker_replicas(self) -> int:
         """How many workers the cluster starts."""
@@ -144,3 +183,20 @@ def _raise_port_conflicts(pod_spec: Mapping[str, Any], primary_alias: str | None
             problem, field=f"{field}.{path.removeprefix('spec.')}",
             fix=f"use another port: the dask scheduler owns {COMM_PORT} (tcp-comm) and "
             f"{DASHBOARD_PORT} (http-dashboard)")
+
+
+def runner_restart_policy(policy: str | None, *, task: str | None = None,
+                          field: str = "spec.restartPolicy") -> str:
+    """The job runner's restartPolicy: ``OnFailure`` unless a template says ``Never``.
+
+    The DaskJob CRD defaults spec.job.spec.restartPolicy to OnFailure, which retries the
+    runner while the scheduler comes up. dask-kubernetes 2025.4.3, controller.py
+    (handle_runner_status_change_succeeded / _failed) deletes the cluster only when the
+    runner pod reaches Succeeded or Failed, which a pod with ``Always`` never does."""
+    if policy == "Always":
+        raise DefinitionError(
+            "the job runner's restartPolicy is Always: its pod would never reach Succeeded "
+            "or Failed, and the dask-kubernetes operator deletes the cluster only then",
+            task=task, role="job-runner", field=field,
+            fix="use OnFailure (the default) or Never in the job runner's template")
+    return policy or RUNNER_RESTART_POLICY

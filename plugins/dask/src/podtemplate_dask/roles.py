@@ -35,6 +35,7 @@ from .config import (
 __all__ = [
     "ROLE_PATHS",
     "OPERATOR_ENV",
+    "OPERATOR_ENV_HARM",
     "add_worker_flags",
     "CRD_SCHEMA_REASON",
     "define_roles",
@@ -46,15 +47,17 @@ ROLE_PATHS = {
     "scheduler": "spec.cluster.spec.scheduler",
     "worker": "spec.cluster.spec.worker",
 }
-# Env vars the operator adds to every container of a role's pod when it creates the pod.
+# Env vars the operator adds to every container of a role's pod that does not set them.
 OPERATOR_ENV = {
     "job-runner": ("DASK_SCHEDULER_ADDRESS",),
     "scheduler": (),
     "worker": ("DASK_SCHEDULER_ADDRESS", "DASK_WORKER_NAME"),
 }
+OPERATOR_ENV_HARM = {
+    "DASK_SCHEDULER_ADDRESS": "the pods would join another scheduler than their cluster's",
+    "DASK_WORKER_NAME": "every worker would carry one fixed name, which breaks scale-down",
+}
 CRD_SCHEMA_REASON = "CRD schema"
-# The operator names the scheduler Service "<DaskJob name>-scheduler": a DNS-1035 label.
-_MAX_NAME = 63 - len("-scheduler")
 
 _NAME = "spec.containers[primary].name"
 _COMMAND = "spec.containers[primary].command"
@@ -64,9 +67,10 @@ _DEPLOYMENT = "the operator runs this pod through a Deployment, which only accep
 
 
 def _env_decls(role: str) -> tuple[FieldDecl, ...]:
-    return tuple(FieldDecl(f"spec.containers[primary].env[{name}]",
-                           "runtime: set by the dask-kubernetes operator when it creates the "
-                           "pod")
+    return tuple(FieldDecl(f"spec.containers[*].env[{name}]",
+                           "runtime: set by the dask-kubernetes operator on every container "
+                           "when absent; a template's value is removed, since the operator "
+                           "would keep it")
                  for name in OPERATOR_ENV[role])
 
 
@@ -109,7 +113,8 @@ UNSUPPORTED = {role: _unsupported(role) for role in ROLE_PATHS}
 def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     """The job runner, scheduler and worker roles of ``task``, in manifest order."""
     config = config_of(task, Dask)
-    _check_name(task)
+    if task.task_config is None:  # a task built without a config: the defaults' rule
+        config.check_task_name(task.name)
     _check_no_command(task)
     job = _role_spec("job-runner", config.job_runner, _operator_layer(
         function_entrypoint(task, context, CONTAINER_NAMES["job-runner"])))
@@ -173,14 +178,6 @@ def worker_flags(resources: Mapping[str, Mapping[str, str]]) -> list[str]:
     if memory:
         flags += ["--memory-limit", str(int(parse_quantity(memory)))]
     return flags
-
-
-def _check_name(task: Task) -> None:
-    if len(task.name) > _MAX_NAME or not task.name[0].isalpha():
-        raise DefinitionError(
-            f"the DaskJob name {task.name!r} cannot name its scheduler Service "
-            f"('{task.name}-scheduler' must be a DNS-1035 label)", task=task.name, field="name",
-            fix=f"use a task name of at most {_MAX_NAME} characters starting with a letter")
 
 
 def _check_no_command(task: Task) -> None:

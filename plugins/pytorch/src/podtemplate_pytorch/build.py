@@ -9,9 +9,9 @@ from podtemplate import DefinitionError, RenderContext, RoleSpec, Task, object_m
 from podtemplate.plugin import config_of
 
 from .config import CONTAINER_NAME, PyTorch
-from .roles import PORT, PORT_NAME, SHM_PATH, SHM_VOLUME
+from .roles import PORT, PORT_NAME, SHM_PATH, SHM_VOLUME, replica_path
 
-__all__ = ["API_VERSION", "DEFAULT_RESTART_POLICY", "KIND", "build_job"]
+__all__ = ["API_VERSION", "DEFAULT_RESTART_POLICY", "KIND", "build_job", "check_shm_volume"]
 
 API_VERSION = "kubeflow.org/v1"
 KIND = "PyTorchJob"
@@ -28,8 +28,8 @@ def build_job(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str
     for role in roles:
         pod = pods[role.name]
         _check_operator_fields(pod, config, role.name)
-        place(manifest, role.template_path.removesuffix(".template"),
-              _replica(pod, _replicas(config, role.name)))
+        place(manifest, replica_path(role.name),
+              _replica(pod, _replicas(config, role.name), config))
     spec = manifest["spec"]
     if config.run_policy is not None:
         spec["runPolicy"] = config.run_policy.to_k8s()
@@ -44,10 +44,12 @@ def _replicas(config: PyTorch, role: str) -> int:
     return config.worker_replicas() if role == "worker" else 1
 
 
-def _replica(pod: dict[str, Any], replicas: int) -> dict[str, Any]:
-    """A replica spec. The operator copies the replica's restartPolicy onto its pods, so
-    the pod's own restartPolicy (from any template) is the replica's, and both agree."""
-    restart = pod["spec"].setdefault("restartPolicy", DEFAULT_RESTART_POLICY)
+def _replica(pod: dict[str, Any], replicas: int, config: PyTorch) -> dict[str, Any]:
+    """A replica spec. The operator sets each pod's restartPolicy from the replica's and
+    warns (an event per pod) when the pod template has one, so a template's
+    restartPolicy moves to the replica spec, below ``PyTorch(restart_policy=...)``."""
+    from_template = pod["spec"].pop("restartPolicy", None)
+    restart = config.restart_policy or from_template or DEFAULT_RESTART_POLICY
     return {"replicas": replicas, "restartPolicy": restart, "template": pod}
 
 
@@ -65,6 +67,12 @@ def _check_operator_fields(pod: Mapping[str, Any], config: PyTorch, role: str) -
             f"operator's port {PORT},TCP", role=role,
             field=f"spec.containers[{CONTAINER_NAME}].ports[{key}].name",
             fix="remove that port or give it another name")
+    check_shm_volume(pod, config, role)
+
+
+def check_shm_volume(pod: Mapping[str, Any], config: PyTorch, role: str) -> None:
+    """With ``shm_size``, the pod's /dev/shm volume must be the plugin's emptyDir: a
+    template's volume of that name in another form would have merged into it."""
     if config.shm_size:
         volume = next(v for v in pod["spec"]["volumes"] if v["name"] == SHM_VOLUME)
         if set(volume) != {"name", "emptyDir"}:

@@ -9,10 +9,11 @@ from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
 from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
-from podtemplate.plugin import check_quantity, parse_quantity
+from podtemplate.plugin import check_dns1035_label, check_quantity, parse_quantity
 from pydantic import Field, field_validator, model_validator
 
-__all__ = ["CONTAINER_NAME", "Elastic", "PyTorch", "RunPolicy", "check_primary_name"]
+__all__ = ["CONTAINER_NAME", "Elastic", "PyTorch", "RestartPolicy", "RunPolicy",
+           "check_primary_name", "longest_pod_names"]
 
 # The Training Operator finds the training container of every replica by this name.
 CONTAINER_NAME = "pytorch"
@@ -21,6 +22,12 @@ _INT32_MAX = 2**31 - 1
 Count = Annotated[int, Field(strict=True, ge=1, le=_INT32_MAX)]
 NonNegative = Annotated[int, Field(strict=True, ge=0, le=_INT32_MAX)]
 _NPROC_WORDS = ("auto", "cpu", "gpu")
+# A replica's restartPolicy, as the Training Operator takes it (ExitCode: restart on a
+# retryable exit code only; the pods themselves then run with Never).
+RestartPolicy = Literal["Always", "OnFailure", "Never", "ExitCode"]
+# The Training Operator names each pod and Service <job>-<replica type>-<index>;
+# Trainer v2's JobSet names each pod's hostname <job>-node-0-<index>. Each is a DNS label.
+_MAX_POD_NAME = 63
 
 
 class RunPolicy(ConfigModel):
@@ -100,7 +107,9 @@ class PyTorch(ConfigModel):
     workers (default 1; with ``elastic``, ``min_replicas``). A job without ``elastic``
     also runs exactly one master, rank 0. ``shm_size`` mounts a memory-backed emptyDir of
     that size at /dev/shm in every replica (PyTorch data loaders need more than the
-    64Mi default).
+    64Mi default). ``restart_policy`` is each replica's restart policy (``Always``,
+    ``OnFailure``, ``Never`` or the operator's ``ExitCode``); unset, a template's pod
+    ``restartPolicy`` is used, else ``OnFailure``.
     """
 
     task_type: ClassVar[str] = "pytorch"
@@ -110,6 +119,7 @@ class PyTorch(ConfigModel):
     run_policy: RunPolicy | None = None
     elastic: Elastic | None = None
     shm_size: str | None = None
+    restart_policy: RestartPolicy | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -166,6 +176,28 @@ class PyTorch(ConfigModel):
     def max_workers(self) -> int:
         """The most workers the job can ever have (names must fit them all)."""
         return self.elastic.max_replicas if self.elastic is not None else self.worker_replicas()
+
+    def check_task_name(self, name: str) -> None:
+        # Training Operator v1.9.4 pkg/webhooks/pytorch/pytorchjob_webhook.go and Trainer
+        # v2.3.0 (TrainJob CEL rule) both require a DNS-1035 name: Services are named
+        # after the job.
+        check_dns1035_label(name, what="PyTorch task name",
+                            why="the operator names Services after the job")
+        for longest in longest_pod_names(name, self):
+            if len(longest) > _MAX_POD_NAME:
+                raise DefinitionError(
+                    f"the job's pods would be named like {longest!r}, longer than "
+                    f"{_MAX_POD_NAME} characters", field="name",
+                    fix="shorten the task name to at most "
+                    f"{_MAX_POD_NAME - len(longest) + len(name)} characters (@task(name=...))")
+
+
+def longest_pod_names(name: str, config: PyTorch) -> tuple[str, str]:
+    """The longest pod name under each operator: the Training Operator's
+    ``<job>-worker-<index>`` and Trainer v2's ``<job>-node-0-<index>`` (one node per
+    master and worker), whichever the platform picks."""
+    nodes = config.max_workers() + (0 if config.elastic is not None else 1)
+    return f"{name}-worker-{config.max_workers() - 1}", f"{name}-node-0-{nodes - 1}"
 
 
 def check_primary_name(template: PodTemplate, field: str) -> None:

@@ -18,12 +18,16 @@ from podtemplate.plugin import config_of
 from .config import CONTAINER_NAME, PyTorch, check_primary_name
 
 __all__ = [
+    "SHM_DECLS",
     "PORT",
     "PORT_NAME",
     "REPLICA_TYPES",
     "SHM_PATH",
     "SHM_VOLUME",
+    "check_task",
     "define_roles",
+    "operator_layer",
+    "replica_path",
 ]
 
 # The operator reads the master's rendezvous port from the port of this name on the
@@ -34,10 +38,6 @@ SHM_VOLUME = "dshm"
 SHM_PATH = "/dev/shm"
 # Role name -> replica type, the key under spec.pytorchReplicaSpecs.
 REPLICA_TYPES = {"master": "Master", "worker": "Worker"}
-
-# Services and pods are named <job>-<replica type>-<index>: each a DNS-1035 label, a
-# letter first and at most 63 characters.
-_MAX_NAME = 63
 
 _ENTRYPOINT = (
     FieldDecl("spec.containers[primary].name",
@@ -50,7 +50,7 @@ _ENTRYPOINT = (
     FieldDecl(f"spec.containers[primary].ports[{PORT},TCP]",
               f"the operator takes the master's port from the port named '{PORT_NAME}'"),
 )
-_SHM = (
+SHM_DECLS = _SHM = (
     FieldDecl(f"spec.volumes[{SHM_VOLUME}]",
               "shm_size: a memory-backed emptyDir of that size replaces the /dev/shm volume"),
     FieldDecl(f"spec.containers[primary].volumeMounts[{SHM_PATH}]",
@@ -60,51 +60,56 @@ _SHM = (
 
 
 def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
-    """``master`` (unless elastic) and ``worker``, in manifest order."""
+    """``master`` (unless elastic) and ``worker`` of a PyTorchJob, in manifest order."""
     config = config_of(task, PyTorch)
-    _check_task(task, config)
-    layer = _operator_layer(task, context, config)
+    check_task(task, config)
+    port = {"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}
+    layer = operator_layer(task, context, config, CONTAINER_NAME, port,
+                           torchrun=config.elastic is not None)
     owned = _ENTRYPOINT + (_SHM if config.shm_size else ())
     roles = [] if config.elastic is not None else [("master", config.master)]
     roles.append(("worker", config.worker))
     return [
-        RoleSpec(name=name, template_path=f"spec.pytorchReplicaSpecs.{REPLICA_TYPES[name]}"
-                 ".template", container_name=CONTAINER_NAME, role=role,
-                 operator_layer=layer, owned=owned,
-                 replicas_path=f"spec.pytorchReplicaSpecs.{REPLICA_TYPES[name]}.replicas"
-                 if name == "worker" else None)
+        RoleSpec(name=name, template_path=f"{replica_path(name)}.template",
+                 container_name=CONTAINER_NAME, role=role, operator_layer=layer,
+                 owned=(*owned, _restart_policy(name)),
+                 replicas_path=f"{replica_path(name)}.replicas" if name == "worker" else None)
         for name, role in roles
     ]
 
 
-def _check_task(task: Task, config: PyTorch) -> None:
+def replica_path(role: str) -> str:
+    """Where a role's replica spec sits in the PyTorchJob."""
+    return f"spec.pytorchReplicaSpecs.{REPLICA_TYPES[role]}"
+
+
+def _restart_policy(role: str) -> FieldDecl:
+    # Training Operator v1.9.4 pkg/controller.v1/common/pod.go (createNewPod): a pod
+    # template's restartPolicy is overwritten by the replica's (core.SetRestartPolicy), with
+    # a warning event per pod; so the template's value is moved to the replica spec.
+    return FieldDecl("spec.restartPolicy",
+                     f"native: {replica_path(role)}.restartPolicy (the operator sets each "
+                     "pod's restartPolicy from its replica spec)")
+
+
+def check_task(task: Task, config: PyTorch) -> None:
+    """What every operator refuses in the task itself."""
     if task.command is not None:
         raise DefinitionError("command is not used by PyTorch tasks", task=task.name,
                               field="command",
                               fix="drop command; the function runs in every replica")
     if task.pod_template is not None:
         check_primary_name(task.pod_template, "pod_template")
-    _check_name(task.name, config)
+    if task.task_config is None:  # a task built without a config: the defaults' rule
+        config.check_task_name(task.name)
 
 
-def _check_name(name: str, config: PyTorch) -> None:
-    if not name[:1].isalpha():
-        raise DefinitionError(
-            f"a PyTorchJob name must start with a letter, got {name!r}", field="name",
-            fix="rename the task, e.g. @task(name='train-...'): the operator names "
-            "Services after the job (DNS-1035)")
-    longest = f"{name}-{REPLICA_TYPES['worker'].lower()}-{config.max_workers() - 1}"
-    if len(longest) > _MAX_NAME:
-        raise DefinitionError(
-            f"the job's pods would be named like {longest!r}, longer than {_MAX_NAME} "
-            "characters", field="name",
-            fix=f"shorten the task name to at most {_MAX_NAME - len(longest) + len(name)} "
-            "characters (@task(name=...))")
-
-
-def _operator_layer(task: Task, context: RenderContext, config: PyTorch) -> dict[str, Any]:
-    container = _entrypoint(task, context, elastic=config.elastic is not None)
-    container["ports"] = [{"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}]
+def operator_layer(task: Task, context: RenderContext, config: PyTorch, container_name: str,
+                   port: dict[str, Any], *, torchrun: bool) -> dict[str, Any]:
+    """The operator-owned layer of a training pod: the entrypoint in ``container_name``,
+    the operator's rendezvous ``port`` and, with ``shm_size``, the /dev/shm volume."""
+    container = _entrypoint(task, context, container_name, torchrun=torchrun)
+    container["ports"] = [port]
     spec: dict[str, Any] = {"containers": [container]}
     if config.shm_size:
         container["volumeMounts"] = [{"name": SHM_VOLUME, "mountPath": SHM_PATH}]
@@ -113,11 +118,13 @@ def _operator_layer(task: Task, context: RenderContext, config: PyTorch) -> dict
     return {"spec": spec}
 
 
-def _entrypoint(task: Task, context: RenderContext, *, elastic: bool) -> dict[str, Any]:
-    """The executor command; elastic workers start it with torchrun, which takes the
-    interpreter's place and reads the rendezvous settings the operator sets (PET_*)."""
-    container = function_entrypoint(task, context, CONTAINER_NAME)
-    if not elastic:
+def _entrypoint(task: Task, context: RenderContext, container_name: str, *,
+                torchrun: bool) -> dict[str, Any]:
+    """The executor command; elastic workers and Trainer v2 nodes start it with torchrun,
+    which takes the interpreter's place and reads the rendezvous settings the operator
+    sets (PET_*)."""
+    container = function_entrypoint(task, context, container_name)
+    if not torchrun:
         return container
     interpreter, *rest = container["command"]
     if interpreter != "python":

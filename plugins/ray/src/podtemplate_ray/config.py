@@ -11,12 +11,21 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError, Role
-from podtemplate.plugin import Int32, check_dns1123_label
+from podtemplate.plugin import Int32, check_dns1035_label, check_dns1123_label
 from pydantic import field_validator, model_validator
 
-__all__ = ["Head", "Ray", "RayStartValue", "WorkerGroup", "ray_start_params"]
+__all__ = ["Head", "MAX_RAYJOB_NAME", "Ray", "RayStartValue", "WORKER_LABEL_PREFIX",
+           "WorkerGroup", "ray_start_params"]
 
 RayStartValue = str | int | float | bool
+# KubeRay v1.7.0, ray-operator/controllers/ray/utils/validation.go (ValidateRayJobMetadata):
+# a RayJob name is a DNS-1035 label of at most MaxRayJobNameLength (47) characters, room for
+# the suffix of the RayCluster it is named after.
+MAX_RAYJOB_NAME = 47
+# A group's pods carry the role label "worker-<group name>" (core's role_label_value of
+# "worker:<group name>"): a label value has at most 63 characters.
+WORKER_LABEL_PREFIX = "worker-"
+_MAX_GROUP_NAME = 63 - len(WORKER_LABEL_PREFIX)
 
 
 def ray_start_params(params: Mapping[str, RayStartValue] | None, *, field: str
@@ -67,7 +76,9 @@ class WorkerGroup(Role):
     ``min_replicas``/``max_replicas`` bound it and are the autoscaler's range when
     ``Ray(enable_autoscaling=True)``; a bound left unset follows ``replicas`` (so a group
     with neither has a fixed size). ``name`` must be
-    a DNS-1123 label: KubeRay puts it into pod names and the ``ray.io/group`` label.
+    a DNS-1123 label of at most 56 characters: KubeRay puts it into pod names and the
+    ``ray.io/group`` label, and the group's pods carry ``podtemplate.io/role:
+    worker-<name>`` (the role is still called ``worker:<name>`` everywhere else).
     """
 
     name: str
@@ -79,8 +90,15 @@ class WorkerGroup(Role):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        return check_dns1123_label(value, what="worker group name",
-                                   field="task_config.worker_groups[].name")
+        check_dns1123_label(value, what="worker group name",
+                            field="task_config.worker_groups[].name")
+        if len(value) > _MAX_GROUP_NAME:
+            raise DefinitionError(
+                f"worker group name {value!r} has {len(value)} characters; its pods carry "
+                f"the label podtemplate.io/role={WORKER_LABEL_PREFIX}{value}, and a label "
+                "value has at most 63", field="task_config.worker_groups[].name",
+                fix=f"use a group name of at most {_MAX_GROUP_NAME} characters")
+        return value
 
     @field_validator("ray_start_params", mode="before")
     @classmethod
@@ -211,6 +229,10 @@ class Ray(ConfigModel):
                 "ttl_seconds_after_finished needs shutdown_after_job_finishes=True "
                 "(KubeRay rejects a TTL for a cluster it does not shut down)", field=field,
                 fix="drop ttl_seconds_after_finished or set shutdown_after_job_finishes=True")
+
+    def check_task_name(self, name: str) -> None:
+        check_dns1035_label(name, what="Ray task name", max_length=MAX_RAYJOB_NAME,
+                            why="KubeRay's RayJob name rule")
 
     @property
     def groups(self) -> tuple[WorkerGroup, ...]:

@@ -16,7 +16,6 @@ __all__ = [
     "HEAD_CONTAINER",
     "HEAD_PATH",
     "HEAD_PORTS",
-    "MAX_RAYJOB_NAME",
     "SUBMITTER",
     "SUBMITTER_CONTAINER",
     "SUBMITTER_PATH",
@@ -39,8 +38,6 @@ HEAD_PORTS = (
     {"name": "client", "containerPort": 10001, "protocol": "TCP"},
     {"name": "dashboard", "containerPort": 8265, "protocol": "TCP"},
 )
-# KubeRay names the RayCluster of a RayJob after it, with a suffix, and rejects longer names.
-MAX_RAYJOB_NAME = 47
 
 _RAY_START = ("runtime: KubeRay writes the Ray container's command itself: `ray start` with the "
               "rayStartParams; a template command would run before it, so it is removed")
@@ -79,11 +76,8 @@ def _check_task(task: Task) -> None:
         raise DefinitionError(
             "command is not used by Ray tasks: the function runs as the RayJob entrypoint",
             task=task.name, field="command", fix="drop command")
-    if len(task.name) > MAX_RAYJOB_NAME:
-        raise DefinitionError(
-            f"KubeRay accepts RayJob names of at most {MAX_RAYJOB_NAME} characters, "
-            f"{task.name!r} has {len(task.name)}", task=task.name, field="name",
-            fix="give the task a shorter name=")
+    if task.task_config is None:  # a task built without a config: the defaults' rule
+        Ray().check_task_name(task.name)
 
 
 def _ray_node_layer(container: str, **fields: Any) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from .conf import Warn, combine_conf, derived_conf, yield_to_user
 from .config import ROLE_NAMES, Spark, spark_version_at_least
 from .natives import pod_natives, primary_container
 from .roles import CONTAINER_NAMES, DRIVER, EXECUTOR, RESERVED_LABELS
+from .settings import WEBHOOK_ONLY, webhook_on
 
 __all__ = ["API_VERSION", "KIND", "build_application", "executors_interruptible"]
 
@@ -88,6 +89,13 @@ def _role_section(task: Task, config: Spark, role: str, pod: dict[str, Any],
         if replicas is not None or "spark.executor.instances" not in user_conf:
             natives = {"instances": replicas or 1, **natives}
     section = yield_to_user(role, natives, user_conf, warn)
+    if not webhook_on(context):
+        for key in WEBHOOK_ONLY:
+            if key in section:
+                warn(f"spec.{role}.{key} takes effect only through the Spark Operator's "
+                     "mutating webhook, which this platform declares off "
+                     "(taskTypes.spark.webhook: false): the pods will not get it",
+                     role=role, field=f"spec.{role}.{key}")
     section["template"] = pod
     return section
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from podtemplate import ConfigModel, DefinitionError, Role
-from podtemplate.plugin import check_quantity
+from podtemplate.plugin import check_dns1035_label, check_quantity
 from pydantic import field_validator, model_validator
 
 from .conf import RESERVED_KEYS, conflicts
@@ -143,6 +143,13 @@ class Spark(ConfigModel):
         for name in ROLE_NAMES:
             _check_role_against_conf(name, getattr(self, name), conf)
         return self
+
+    def check_task_name(self, name: str) -> None:
+        # Spark Operator v2.5.2, internal/webhook/sparkapplication_validator.go
+        # (validateName, on create and update): the name must be a DNS-1035 label.
+        check_dns1035_label(name, what="Spark task name",
+                            why="the Spark Operator's webhook requires it of a "
+                            "SparkApplication")
 
     def role(self, name: str) -> Role | None:
         """The ``driver`` or ``executor`` role config."""

@@ -13,11 +13,13 @@ from .build import API_VERSION, KIND, build_application
 from .check import template_problems
 from .config import ROLE_NAMES, Spark, SparkRole
 from .roles import role_spec
+from .settings import SparkSettings
 from .task import SparkApplicationTask
 
 TASK_TYPE = TaskType(
     name=Spark.task_type, distribution="podtemplate-spark", kind=KIND, api_version=API_VERSION,
     crds=("podtemplate_spark:crds/sparkoperator.k8s.io_sparkapplications.json",), config=Spark,
+    settings=SparkSettings,
     description="a Spark application (driver and executors) as a Kubeflow Spark Operator "
     "SparkApplication")
 
