@@ -183,3 +183,22 @@ def test_bundled_examples_render_and_validate() -> None:
     assert [c["name"] for c in etl["containers"]] == ["primary", "log-shipper"]
     finetune = by_name["finetune"]["spec"]["containers"][0]["resources"]
     assert finetune["limits"]["nvidia.com/gpu"] == "1"
+
+
+def test_a_pod_the_api_server_would_refuse_is_one_line_exit_2(project: Path,
+                                                             tmp_path: Path) -> None:
+    (pkgdir(project) / "refused.py").write_text(textwrap.dedent('''
+        from podtemplate import PodTemplate, Resources, task
+        @task(image="python:3.11", requests=Resources(memory="4Gi"),
+              limits=Resources(memory="2Gi"))
+        def greedy() -> None: ...
+    '''))
+    out = tmp_path / "out"
+    result = run(["render", str(pkgdir(project) / "refused.py"), "--output", str(out)],
+                 cwd=tmp_path)
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert ("task 'greedy', role 'pod', spec.containers[primary].resources.requests.memory: "
+            "request '4Gi' is above the limit '2Gi'; rule: a request is <= its limit (k8s "
+            "ValidateResourceRequirements) (fix: lower the request or raise the limit)") in line
+    assert not out.exists() or not any(out.iterdir())

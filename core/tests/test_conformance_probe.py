@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from kubernetes.client import V1PodTemplateSpec
+from podtemplate import ApiRuleError
 from podtemplate.conformance import _probe_values
 from podtemplate.conformance.probe import INIT, PRIMARY, SIDECAR
 from podtemplate.schemas.source import (
@@ -183,7 +184,10 @@ def test_string_fields_with_listed_values_all_have_hints(
     hints = dict(_probe_values.FIELD_HINTS)
     del hints["PodSpec.dnsPolicy"]  # the guard notices a new enum-like string field
     monkeypatch.setattr("podtemplate.conformance.probe.FIELD_HINTS", hints)
-    assert build_probe(builtin_schema_source()).unhinted_enums == ("pod: dnsPolicy.dnsPolicy",)
+    # The made-up value the guard would list is refused as the API server refuses it.
+    with pytest.raises(ApiRuleError, match=r"spec\.dnsPolicy: 'probe-dns-policy' is not "
+                       r"supported; rule: dnsPolicy is one of"):
+        build_probe(builtin_schema_source())
 
 
 def test_probe_is_json_and_deterministic() -> None:

@@ -43,7 +43,10 @@ template:
 
 SIDECAR = PodTemplate({
     "volumes": [{"name": "data", "emptyDir": {}}, {"name": "cache", "$patch": "delete"}],
-    "containers": [{"name": "main", "env": [{"name": "A", "value": "a"}]},
+    # The cluster template's mount of the deleted volume goes with it (the API server
+    # refuses a mount that names no volume).
+    "containers": [{"name": "main", "env": [{"name": "A", "value": "a"}],
+                    "volumeMounts": [{"mountPath": "/cache", "$patch": "delete"}]},
                    {"name": "proxy", "image": "envoy:1", "ports": [{"containerPort": 15001}]}],
     "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
         "nodeSelectorTerms": [{"matchExpressions": [

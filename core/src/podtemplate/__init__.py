@@ -11,6 +11,7 @@ from importlib import metadata as _metadata
 from .context import RenderContext, RenderWarning
 from .dispatch import build_plugin_manager
 from .errors import (
+    ApiRuleError,
     DefinitionError,
     InputError,
     InternalError,
@@ -32,6 +33,7 @@ from .errors import (
 from .hookspecs import hookimpl
 from .manifest import get_path, object_metadata, place, pod_manifest
 from .merge.engine import merge
+from .model.apiserver import ApiProblem, check_pod, check_pod_template
 from .model.roles import FieldDecl, RoleSpec, TaskType
 from .model.task import Task, task
 from .model.templates import ConfigModel, Int32, PodTemplate, Resources, Role
@@ -45,6 +47,10 @@ __version__ = _metadata.version("podtemplate")
 
 __all__ = [
     "ConfigModel",
+    "ApiProblem",
+    "ApiRuleError",
+    "check_pod",
+    "check_pod_template",
     "DefinitionError",
     "FieldDecl",
     "InputError",

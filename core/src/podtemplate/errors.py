@@ -14,6 +14,7 @@ __all__ = [
     "PodTemplateError",
     "DefinitionError",
     "InvalidPodSpecError",
+    "ApiRuleError",
     "InvalidQuantityError",
     "InvalidNameError",
     "MergeError",
@@ -120,6 +121,10 @@ class DefinitionError(PodTemplateError):
 
 class InvalidPodSpecError(DefinitionError):
     """A pod spec has an unknown field, a wrong type or a broken invariant."""
+
+
+class ApiRuleError(InvalidPodSpecError):
+    """A pod breaks a rule that the Kubernetes API server enforces (the rule is cited)."""
 
 
 class InvalidQuantityError(DefinitionError):

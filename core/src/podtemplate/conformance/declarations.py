@@ -6,7 +6,10 @@
   matrix shows it as such, and the plugin may leave it out or remove it.
 - ``unsupported``: the operator's CRD must lack the field where the role's pod sits; the
   kit looks the path up in the CRD the task type ships. Without a CRD nothing shows the
-  field is lost, so the declaration fails.
+  field is lost, so the declaration fails. A field the CRD keeps but that the API server
+  refuses once another field is pruned (a probe on an init container whose sidecar
+  ``restartPolicy`` the CRD drops) is declared with a reason starting
+  ``lost with <path>:``, and then the CRD must lack ``<path>``.
 
 ``native:`` declarations are checked by the probe (the value must be at the named path).
 """
@@ -27,9 +30,10 @@ if TYPE_CHECKING:
     from .crd import Crd
     from .kit import Kit, RolePod
 
-__all__ = ["RUNTIME", "declaration_findings", "declared_value", "crd_has"]
+__all__ = ["LOST_WITH", "RUNTIME", "declaration_findings", "declared_value", "crd_has"]
 
 RUNTIME = "runtime:"
+LOST_WITH = "lost with "
 _PART = re.compile(r"([^.\[\]]+)(?:\[([^\]]*)\])?")
 _MAPS = ("metadata.labels", "metadata.annotations")
 
@@ -82,6 +86,9 @@ def _unsupported(kit: Kit, role: RoleSpec, decl: FieldDecl, crd: Crd | None
                         field=decl.path)]
     version = kit.info.api_version.rpartition("/")[2]
     schema: Mapping[str, Any] = crd.versions.get(version) or next(iter(crd.versions.values()), {})
+    if decl.reason.startswith(LOST_WITH):  # lost because the CRD prunes another field
+        cause = decl.reason[len(LOST_WITH):].partition(":")[0]
+        where = f"{role.template_path}.{cause}" if role.template_path else cause
     if not crd_has(schema, where):
         return []
     return [Finding("declaration", kit.plugin, f"declared unsupported ({decl.reason}), but "

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from ..errors import InvalidNameError
 from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS, role_label_value
 from ..merge.engine import duplicate_keys
+from ..model.apiserver import check_pod, check_pod_template
 from ..model.names import check_label_key, check_label_value
 from ..model.podspec import field_path
 from ..schemas.crd import Crd, CrdProblem, validate_custom_resource
@@ -147,7 +148,7 @@ def crd_findings(kit: Kit) -> list[Finding]:
 
 def pod_findings(kit: Kit) -> list[Finding]:
     """Every role pod of every render validates strictly with the kubernetes client
-    models (a ``v1 Pod`` manifest as a whole)."""
+    models and passes every rule of the API server (a ``v1 Pod`` manifest as a whole)."""
     from kubernetes.client import V1Pod, V1PodTemplateSpec
 
     found: list[Finding] = []
@@ -166,6 +167,11 @@ def pod_findings(kit: Kit) -> list[Finding]:
                 where = field_path(data, first["loc"], "")
                 found.append(Finding("pod-schema", kit.plugin, f"{first['msg']} at {where}",
                                      role=role, field=where, layer=layer))
+                continue
+            for problem in (check_pod(data) if whole else check_pod_template(data))[:1]:
+                found.append(Finding("pod-schema", kit.plugin, f"the API server would refuse "
+                                     f"the pod: {problem}", role=role, field=problem.path,
+                                     layer=layer))
     return found
 
 

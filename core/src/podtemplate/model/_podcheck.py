@@ -31,10 +31,11 @@ from pydantic.types import Strict
 
 from ..merge.rules import MERGE, PATCH, REPLACE
 
-__all__ = ["proves_pod_template_spec"]
+__all__ = ["proves_pod_template_spec", "pod_template_spec_table", "Node"]
 
 # A node of the table: ("leaf", accepted exact types) | ("any",) | ("list", node) |
-# ("map", node) | ("model", {canonical name: node or None}, required names).
+# ("map", node) | ("model", {canonical name: node or None}, required names,
+# {Python attribute name: canonical name} where the two differ).
 # A field whose node is None is one this check does not model: a value there is unproven.
 Node = tuple[Any, ...]
 _ANY: Node = ("any",)
@@ -84,19 +85,23 @@ def _model(model: type[BaseModel], models: dict[type, Node]) -> Node:
         return models[model]
     fields: dict[str, Node | None] = {}
     required: list[str] = []
-    node: Node = ("model", fields, required)
+    attributes: dict[str, str] = {}
+    node: Node = ("model", fields, required, attributes)
     models[model] = node  # before the fields: the model graph may refer back to itself
     for name, info in model.model_fields.items():
         canonical = info.serialization_alias or info.alias or name
         plain = [m for m in info.metadata if not isinstance(m, Strict)]
         fields[canonical] = None if plain else _node(info.annotation, models)
+        if name != canonical:
+            attributes[name] = canonical
         if info.is_required():
             required.append(canonical)
     return node
 
 
 @functools.cache
-def _pod_template_spec() -> Node:
+def pod_template_spec_table() -> Node:
+    """The table of a PodTemplateSpec, built once from the client models."""
     from kubernetes.client import V1PodTemplateSpec
 
     return _model(V1PodTemplateSpec, {})
@@ -151,5 +156,5 @@ def proves_pod_template_spec(fragment: Mapping[str, Any], *, final: bool = False
     if not final and isinstance(spec, dict) and "containers" not in spec:
         fragment = {**fragment, "spec": {**spec, "containers": []}}
     return _walk(dict(fragment) if type(fragment) is not dict else fragment,
-                 _pod_template_spec())
+                 pod_template_spec_table())
 

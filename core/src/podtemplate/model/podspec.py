@@ -9,8 +9,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import InvalidPodSpecError
+from ..errors import ApiRuleError, InvalidPodSpecError
 from ..merge.engine import clean, duplicate_keys
+from .apiserver import ApiProblem, check_fragment, check_keys_only, check_rules
 from .names import check_dns1123_label, check_quantity, dns1123_label_ok, quantity_ok
 from .plaindata import plain_copy
 
@@ -20,6 +21,8 @@ __all__ = [
     "validate_pod_template_spec",
     "field_path",
     "check_pod_spec",
+    "raise_api_problems",
+    "check_final_pods",
 ]
 
 _CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
@@ -116,6 +119,9 @@ def validate_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
     except ValidationError as error:
         _raise_validation(error, data, root)
     check_pod_spec(data, root=root)
+    problems = check_fragment({"spec": data})
+    if problems:
+        raise_api_problems(problems, root=root)
 
 
 def validate_pod_template_spec(template: Mapping[str, Any], *, root: str = "") -> None:
@@ -126,6 +132,34 @@ def validate_pod_template_spec(template: Mapping[str, Any], *, root: str = "") -
     except ValidationError as error:
         _raise_validation(error, data, root)
     check_pod_spec(data.get("spec") or {}, root=f"{root}.spec" if root else "spec")
+    problems = check_keys_only(data, base=root)
+    if problems:
+        raise_api_problems(problems)
+
+
+def check_final_pods(task: str, pods: Mapping[str, Mapping[str, Any]]) -> None:
+    """Every role's final pod (``{role: pod template}``) against the API server's pod
+    rules, all of them, once: the first problem is raised naming task, role, field path,
+    rule and fix."""
+    for role, pod in pods.items():
+        problems = check_rules(pod)
+        if problems:
+            raise_api_problems(problems, task=task, role=role)
+
+
+def raise_api_problems(problems: Sequence[ApiProblem], *, root: str = "spec",
+                       task: str | None = None, role: str | None = None) -> None:
+    """Raise the first problem as one line (with the count of the others); paths that
+    start at ``spec`` start at ``root`` instead (``interruptible.tolerations[0]``)."""
+    first = problems[0]
+    path = first.path
+    if root != "spec" and (path == "spec" or path.startswith(("spec.", "spec["))):
+        path = root + path[len("spec"):]
+    more = len(problems) - 1
+    message = f"{first.message}; rule: {first.rule}"
+    if more:
+        message += f" (and {more} more problem{'s' if more > 1 else ''})"
+    raise ApiRuleError(message, fix=first.fix, field=path, task=task, role=role)
 
 
 def check_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
@@ -147,7 +181,8 @@ def check_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
     for index, volume in enumerate(spec.get("volumes") or ()):
         name = volume.get("name")
         if type(name) is not str or not dns1123_label_ok(name):
-            check_dns1123_label(name, what="volume name", field=f"{root}.volumes[{index}].name")
+            check_dns1123_label(name, what="volume name",
+                                field=f"{root}.volumes[{name or index}].name")
     for name, value in (spec.get("overhead") or {}).items():
         check_quantity(value, field=f"{root}.overhead.{name}")
     if spec.get("resources"):

@@ -9,7 +9,9 @@ a policy check must report, the primary container being ``[primary]`` in the pat
 
 A policy plugin or a task type can run its own layers over the corpus: none may let a
 case through under ``restricted``. Fragments hold only API-valid values, so a schema
-check cannot be what stops them.
+check cannot be what stops them - but for ``privileged-ephemeral``: the API server refuses
+ephemeral containers in a new pod or a pod template, and render does too once the policy
+has judged the pod.
 """
 
 from __future__ import annotations
@@ -37,9 +39,12 @@ def _primary(security: dict[str, Any] | None = None, **fields: Any) -> dict[str,
 
 def _extra(list_name: str, name: str, security: dict[str, Any], **fields: Any
            ) -> dict[str, Any]:
+    safe = dict(SAFE_CONTAINER_SECURITY)
+    if security.get("privileged"):
+        # the API server refuses allowPrivilegeEscalation: false on a privileged container
+        del safe["allowPrivilegeEscalation"]
     return {list_name: [{"name": name, "image": _IMAGE,
-                         "securityContext": {**SAFE_CONTAINER_SECURITY, **security},
-                         **fields}]}
+                         "securityContext": {**safe, **security}, **fields}]}
 
 
 @dataclass(frozen=True)
@@ -69,7 +74,10 @@ HOSTILE_CASES: tuple[HostileCase, ...] = (
     HostileCase("host-pid", {"hostPID": True}, "baseline", "hostNamespaces", "spec.hostPID"),
     HostileCase("host-ipc", {"hostIPC": True}, "baseline", "hostNamespaces", "spec.hostIPC"),
     # -- privileged containers, in each container list
-    HostileCase("privileged-primary", _primary({"privileged": True}), "baseline",
+    # (with allowPrivilegeEscalation: true - the API server refuses false on a privileged
+    # container, and a compliant cluster template sets false)
+    HostileCase("privileged-primary",
+                _primary({"privileged": True, "allowPrivilegeEscalation": True}), "baseline",
                 "privileged", "spec.containers[primary].securityContext.privileged"),
     HostileCase("privileged-init", _extra("initContainers", "setup", {"privileged": True}),
                 "baseline", "privileged", "spec.initContainers[setup].securityContext.privileged"),

@@ -27,7 +27,7 @@ from podtemplate.plugin import Layer
 
 from ._crd_fields import KNOWN_FIELDS, OPEN_FIELDS
 
-__all__ = ["layers_known", "strip_unknown_fields"]
+__all__ = ["layers_known", "strip_unknown_fields", "SIDECAR_ONLY_FIELDS"]
 
 _KNOWN_LAYERS = "dask:known-layers"
 
@@ -63,7 +63,23 @@ def strip_unknown_fields(pod: dict[str, Any], role: str) -> list[str]:
     known, open_ = KNOWN_FIELDS[role], OPEN_FIELDS[role]
     stripped: list[str] = []
     _walk(pod, "", "", known, open_, stripped)
+    _strip_sidecar_only_fields(pod, stripped)
     return stripped
+
+
+SIDECAR_ONLY_FIELDS = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
+
+
+def _strip_sidecar_only_fields(pod: dict[str, Any], stripped: list[str]) -> None:
+    """An init container whose ``restartPolicy: Always`` the CRD prunes is no longer a
+    sidecar, and the API server refuses hooks and probes on it: they go too."""
+    for index, container in enumerate((pod.get("spec") or {}).get("initContainers") or ()):
+        if container.get("restartPolicy") == "Always":
+            continue
+        label = container.get("name") or str(index)
+        for key in SIDECAR_ONLY_FIELDS:
+            if container.pop(key, None) is not None:
+                stripped.append(f"spec.initContainers[{label}].{key}")
 
 
 def _walk(node: Any, schema_path: str, shown_path: str, known: frozenset[str],

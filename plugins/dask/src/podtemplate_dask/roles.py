@@ -31,6 +31,7 @@ from .config import (
     Dask,
     scheduler_port_conflicts,
 )
+from .crd_schema import SIDECAR_ONLY_FIELDS
 
 __all__ = [
     "ROLE_PATHS",
@@ -101,8 +102,17 @@ def _owned(role: str) -> tuple[FieldDecl, ...]:
 def _unsupported(role: str) -> tuple[FieldDecl, ...]:
     """The current PodSpec fields the CRD's old pod schema would prune, as declarations
     (``[*]``: on every container, volume... of the pod)."""
-    return tuple(FieldDecl(path.replace("[]", "[*]"), CRD_SCHEMA_REASON)
-                 for path in sorted(NEWER_FIELDS[role]))
+    pruned = tuple(FieldDecl(path.replace("[]", "[*]"), CRD_SCHEMA_REASON)
+                   for path in sorted(NEWER_FIELDS[role]))
+    if "spec.initContainers[].restartPolicy" not in NEWER_FIELDS[role]:
+        return pruned
+    return (*pruned, *(FieldDecl(f"spec.initContainers[*].{key}", _NOT_A_SIDECAR)
+                       for key in SIDECAR_ONLY_FIELDS))
+
+
+_NOT_A_SIDECAR = ("lost with spec.initContainers[*].restartPolicy: the CRD prunes an init "
+                  "container's restartPolicy, so it is no sidecar, and the API server "
+                  "refuses hooks and probes on other init containers")
 
 
 OWNED = {role: _owned(role) for role in ROLE_PATHS}

@@ -1,0 +1,92 @@
+"""API-server-grade pod validation: the checks the Kubernetes API server makes when it
+validates a pod's spec and metadata, written down as rules and run offline.
+
+- :func:`check_pod_template` checks a PodTemplateSpec dict ``{"metadata", "spec"}``;
+- :func:`check_pod` checks a ``kind: Pod`` document;
+- each returns a list of :class:`ApiProblem` (field path, the rule as cited, what is
+  wrong, the fix), empty when the API server would accept the pod.
+
+Render runs the rules once on each final role pod; a template is checked for what it
+alone decides (field names, enumerations, ranges, names) when it is defined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._facts import Rule
+from ._keys import check_keys
+from ._pod import check_metadata, check_spec
+from ._report import ApiProblem, Problems
+
+__all__ = ["ApiProblem", "check_pod_template", "check_pod", "check_rules",
+           "check_fragment", "check_keys_only"]
+
+POD_KIND = Rule("a Pod document has apiVersion v1 and kind Pod (k8s the API's type meta)",
+                "write apiVersion: v1 and kind: Pod")
+SPEC = Rule("a pod has a spec (k8s ValidatePodTemplateSpec)", "add a spec with containers")
+_POD_TOP = frozenset({"apiVersion", "kind", "metadata", "spec", "status"})
+
+
+def _run(template: Mapping[str, Any], *, final: bool, keys: bool, named: bool = False,
+         base: str = "", local: bool = True) -> list[ApiProblem]:
+    problems = Problems(final=final, local=local)
+    if keys:
+        check_keys(problems, template, base)
+    prefix = f"{base}." if base else ""
+    check_metadata(problems, f"{prefix}metadata", template.get("metadata"), named=named)
+    spec = template.get("spec")
+    if isinstance(spec, dict):
+        check_spec(problems, spec, f"{prefix}spec")
+    elif final:
+        problems.add(f"{prefix}spec", SPEC, "no spec")
+    return problems
+
+
+def check_pod_template(template: Mapping[str, Any]) -> list[ApiProblem]:
+    """Every problem the API server would find in a PodTemplateSpec dict: unknown or
+    snake_case field names, wrong value types, and the pod validation rules."""
+    return _run(template, final=True, keys=True)
+
+
+def check_pod(pod: Mapping[str, Any]) -> list[ApiProblem]:
+    """Every problem the API server would find in a ``kind: Pod`` document."""
+    problems: list[ApiProblem] = []
+    if pod.get("apiVersion") != "v1" or pod.get("kind") != "Pod":
+        problems.append(ApiProblem("kind", POD_KIND.cite, f"apiVersion {pod.get('apiVersion')!r}"
+                                   f", kind {pod.get('kind')!r}", POD_KIND.fix))
+    body = {key: value for key, value in pod.items() if key in ("metadata", "spec")}
+    for key in pod:
+        if key not in _POD_TOP:
+            body[key] = pod[key]  # reported as an unknown field by the walk
+    return problems + _run(body, final=True, keys=True, named=True)
+
+
+def check_rules(template: Mapping[str, Any], *, named: bool = False,
+                local: bool = True) -> list[ApiProblem]:
+    """The pod validation rules alone, for a final pod whose field names and types are
+    already known to be valid (render validates them with the client models).
+
+    ``local=False`` is for a pod merged from layers that each passed
+    :func:`check_fragment`: a value that breaks a rule on its own (an enumeration, a
+    range, a name) was refused with its layer, so only the rules that relate values, the
+    metadata and what no layer gave (names, images, resources) are checked again."""
+    return _run(template, final=True, keys=False, named=named, local=local)
+
+
+def check_fragment(template: Mapping[str, Any], *, base: str = "",
+                   keys: bool = True) -> list[ApiProblem]:
+    """What one template layer alone decides: field names and types, enumerations,
+    ranges, names and conflicts within the layer. Rules that need the whole pod (a
+    mount's volume, request <= limit, one handler or source present) wait for it.
+    ``keys=False`` leaves out field names and types (known valid by other means)."""
+    return _run(template, final=False, keys=keys, base=base)
+
+
+def check_keys_only(template: Mapping[str, Any], *, base: str = "") -> list[ApiProblem]:
+    """Field names and value types of a PodTemplateSpec alone (for a pod the client
+    models have validated: they accept snake_case names that the API server does not)."""
+    problems = Problems(final=False)
+    check_keys(problems, template, base)
+    return list(problems)
