@@ -220,11 +220,23 @@ def test_duplicated_env_var_is_reported() -> None:
 
 
 def test_a_label_the_api_server_refuses_is_reported() -> None:
+    # The render itself refuses the pod now (the API-server checks of the final pod), so
+    # the kit reports it as a failed render naming role, field and rule.
     kit = Kit("colon-label", extra_plugins=[ColonLabel()])
-    found = shape_findings(kit, "labels")
-    assert found and {(f.role, f.field) for f in found} == {
-        ("follower", "metadata.labels.group")}
-    assert all("label value 'worker:cpu' is not valid" in str(f) for f in found)
+    error = kit.baseline.error
+    assert error is not None
+    for part in ("role 'follower'", "metadata.labels.group", "'worker:cpu'",
+                 "IsValidLabelValue"):
+        assert part in error, error
+    _, findings = kit.probe_layer("task")
+    assert findings and {f.check for f in findings} == {"render"}
+
+
+def test_label_syntax_problems_names_the_refused_label() -> None:
+    from podtemplate.conformance.pod_checks import label_syntax_problems
+
+    assert [key for key, _ in label_syntax_problems(
+        {"group": "worker:cpu", "ok": "worker-cpu", "bad key!": "x"})] == ["group", "bad key!"]
 
 
 def test_crd_violations_are_reported_against_the_real_crd() -> None:
