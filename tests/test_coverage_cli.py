@@ -189,6 +189,20 @@ def test_every_installed_plugin_has_nothing_lost() -> None:
     assert "python" in {p["taskType"] for p in data["plugins"]}
 
 
+def test_both_pytorch_operator_targets_are_rows_of_their_own() -> None:
+    """Training Operator v1 (PyTorchJob) and Kubeflow Trainer v2 (TrainingRuntime +
+    TrainJob, taskTypes.pytorch.operator: trainer): each its own row, nothing LOST."""
+    result = run("coverage", "--plugin", "podtemplate-pytorch", "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = {p["taskType"]: p for p in json.loads(result.output)["plugins"]}
+    assert set(rows) == {"pytorch", "pytorch[trainer]"}
+    assert rows["pytorch"]["roles"] == ["master", "worker"]
+    assert rows["pytorch[trainer]"]["roles"] == ["node"]
+    for row in rows.values():
+        assert row["totals"]["LOST"] == 0 and not row["problems"], row["problems"]
+        assert {c["status"] for c in row["cells"]} >= {"applied", "operator-owned"}
+
+
 def repository_distributions() -> list[str]:
     """The distributions built from this repository: core and plugins/*."""
     root = Path(__file__).resolve().parents[1]

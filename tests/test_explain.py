@@ -653,3 +653,4 @@ def test_a_scheduling_only_role_says_what_it_takes(fixture: Fixture) -> None:
     assert not [v for v in roles["submitter"]["values"] if "ONLY_TASK" in v["path"]]
     head_env = value(roles["head"], "spec.containers[ray-head].env[ONLY_TASK].value")
     assert head_env["layer"] == "task-template" and "scheduling" not in head_env["detail"]
+

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from podtemplate import PodTemplate, Task
+from podtemplate import Platform, PodTemplate, Task, render
 from podtemplate.dispatch import build_plugin_manager, task_types
 from podtemplate.policy import NOT_SET, PodSecurityLevel, Violation
 from podtemplate.testing.policy_corpus import HOSTILE_CASES, HostileCase
@@ -133,3 +133,38 @@ def test_baseline_rejects_its_cases_and_renders_the_restricted_only_ones(
             [str(v) for v in violations]
     else:
         assert violations == []
+
+
+def test_the_sample_of_each_task_type_is_its_own() -> None:
+    # The kit once took the first plugin's answer to the sample hook: every "task type"
+    # above was then the same one.
+    for task_type in TYPES:
+        assert sample(MANAGER, task_type).task_type == task_type
+
+
+@pytest.mark.parametrize("case", HOSTILE_CASES, ids=lambda case: case.name)
+def test_trainer_v2_lets_no_hostile_template_through(case: HostileCase,
+                                                     templates: Path) -> None:
+    """taskTypes.pytorch.operator: trainer - the hostile template in the task's template
+    reaches the TrainingRuntime's node pod, so the policy judges it there."""
+    template = PodTemplate(case.spec, annotations=case.annotations or None)
+    task = sample(MANAGER, "pytorch", pod_template=template)
+    violations = violations_of(MANAGER, task, _trainer(templates))
+    item = Carried(case, "task template", "pytorch", "node")
+    hits = [v for v in violations if matches(v, item, "restricted")]
+    assert hits, f"not reported: {case.path}; got {[str(v) for v in violations]}"
+    assert all(hit.origin is None or hit.origin.layer == "task template" for hit in hits
+               if hit.value is not NOT_SET)
+
+
+def test_trainer_v2_renders_the_compliant_sample(templates: Path) -> None:
+    # violations_of validates the TrainingRuntime and the TrainJob with their shipped CRDs
+    assert violations_of(MANAGER, sample(MANAGER, "pytorch"), _trainer(templates)) == []
+    manifests = render(sample(MANAGER, "pytorch"), platform=_trainer(templates),
+                       plugin_manager=MANAGER)
+    assert [m["kind"] for m in manifests] == ["TrainingRuntime", "TrainJob"]
+
+
+def _trainer(templates: Path) -> Platform:
+    platform = make_platform(templates, "restricted")
+    return platform.model_copy(update={"task_types": {"pytorch": {"operator": "trainer"}}})

@@ -47,6 +47,22 @@ def test_everything_the_demo_renders_is_valid(demo_yaml: str, tmp_path: Path) ->
         in result.stderr
 
 
+def test_trainer_v2_objects_are_checked_against_their_shipped_crds() -> None:
+    """The TrainingRuntime and TrainJob the Trainer target renders are custom resources of
+    the pytorch task type too: validated, and a bad value named by its field."""
+    rendered = CliRunner().invoke(main, [
+        "render", f"{EXAMPLES / 'pytorch_tasks.py'}:train_vit", "--platform",
+        str(EXAMPLES / "platform-trainer.yaml")], catch_exceptions=False)
+    assert rendered.exit_code == 0, rendered.output
+    good = validate("-", stdin=rendered.stdout)
+    assert good.exit_code == 0, good.output
+    assert "2 document(s): 2 valid, 0 invalid, 0 not checked" in good.stderr
+    bad = validate("-", stdin=rendered.stdout.replace("numNodes: 5", "numNodes: five"))
+    assert bad.exit_code == 1
+    assert "(TrainJob train-vit): spec.trainer.numNodes: must be of type integer" in bad.stdout
+    assert "TrainJob CRD of Kubeflow Trainer v2.3.0" in bad.stdout
+
+
 def test_json_output_and_standard_input(demo_yaml: str, tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["render", str(EXAMPLES), "--platform",
                                        str(EXAMPLES / "platform.yaml"), "--format", "json"],

@@ -45,7 +45,15 @@ from .model.names import (
     to_dns1123,
 )
 from .model.podspec import validate_pod_spec, validate_pod_template_spec
-from .model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType, config_of
+from .model.roles import (
+    POD_ROLE,
+    SCHEDULING_FIELDS,
+    FieldDecl,
+    RoleSpec,
+    TaskType,
+    config_of,
+    single_pod_role,
+)
 from .model.task import Task, defining_task, sample_function_task
 from .model.templates import ConfigModel, EnvValue, Int32, PodTemplate, Resources, Role
 from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
@@ -59,6 +67,8 @@ __all__ = [
     "RoleSpec",
     "FieldDecl",
     "SCHEDULING_FIELDS",
+    "POD_ROLE",
+    "single_pod_role",
     "hookimpl",
     # the magic container names of a template layer
     "PRIMARY_CONTAINER",

@@ -9,7 +9,7 @@ from typing import Any
 from .context import RenderContext
 from .hookspecs import hookimpl
 from .manifest import pod_manifest
-from .model.roles import FieldDecl, RoleSpec, TaskType
+from .model.roles import POD_ROLE, FieldDecl, RoleSpec, TaskType, single_pod_role
 from .model.task import Task, sample_function_task
 from .model.templates import PodTemplate
 from .runtime import function_entrypoint
@@ -30,9 +30,7 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 @hookimpl
 def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     operator = {"spec": {"containers": [function_entrypoint(task, context)]}}
-    return [RoleSpec(name="pod", template_path="", operator_layer=operator, owned=ENTRYPOINT,
-                     no_role_config="a Python task is one pod: the task's own template "
-                     "and settings are its pod's")]
+    return [single_pod_role("Python", operator_layer=operator, owned=ENTRYPOINT)]
 
 
 @hookimpl
@@ -47,4 +45,4 @@ def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | Non
 def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 pods: Mapping[str, dict[str, Any]],
                                 context: RenderContext) -> list[dict[str, Any]]:
-    return [pod_manifest(task, pods["pod"], context)]
+    return [pod_manifest(task, pods[POD_ROLE], context)]

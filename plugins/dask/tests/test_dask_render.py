@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from podtemplate import DefinitionError, PodTemplate, Resources, Role, get_path, task
 from podtemplate.testing import container, env_of
 from podtemplate_dask import ROLE_PATHS, Dask, scheduler_service, worker_flags
+from podtemplate_dask.config import RUNNER_RESTART_POLICY
 
 IMAGE = "ghcr.io/dask/dask:2024.12.1"
 Render = Callable[..., dict[str, Any]]
@@ -214,6 +216,18 @@ def test_job_runner_restart_policy_is_on_failure_never_allowed(render_dask: Rend
     assert roles["scheduler"]["spec"]["restartPolicy"] == "Always"
     assert roles["worker"]["spec"]["restartPolicy"] == "Always"
     assert pods(render_dask(crunch))["job-runner"]["spec"]["restartPolicy"] == "OnFailure"
+
+
+def test_the_default_is_the_one_the_shipped_daskjob_crd_gives() -> None:
+    # The DaskJob CRD shipped with this plugin (dask-kubernetes 2025.4.3,
+    # crds/kubernetes.dask.org_daskjobs.json): spec.job.spec.restartPolicy defaults to
+    # OnFailure, which the rendered runner writes out.
+    text = resources.files("podtemplate_dask").joinpath(
+        "crds/kubernetes.dask.org_daskjobs.json").read_text("utf-8")
+    schema = json.loads(text)["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+    job = schema["properties"]["spec"]["properties"]["job"]["properties"]["spec"]
+    assert job["properties"]["restartPolicy"]["default"] == RUNNER_RESTART_POLICY
+    assert RUNNER_RESTART_POLICY == "OnFailure"
 
 
 def test_job_runner_restart_policy_always_is_refused(render_dask: Render) -> None:

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -179,3 +182,41 @@ def test_unknown_or_invalid_settings_are_platform_errors() -> None:
         with pytest.raises(PlatformConfigError, match=words) as error:
             render(train, platform=Platform(taskTypes={"pytorch": settings}))
         assert "operator" in (error.value.fix or "")
+
+
+def _shipped(resource: str) -> dict[str, Any]:
+    """The openAPIV3Schema of a CRD this plugin ships."""
+    text = resources.files("podtemplate_pytorch").joinpath(resource).read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)["spec"]["versions"][0]["schema"][
+        "openAPIV3Schema"]
+    return schema
+
+
+# The shipped TrainJob CRD of Trainer v2.3.0 (manifests/base/crds/
+# trainer.kubeflow.org_trainjobs.yaml, from trainjob_types.go's CEL markers): a TrainJob's
+# name must match an RFC 1035 label of at most 63 characters. The PyTorch config refuses
+# exactly such names when the task is defined, whichever operator the platform picks.
+@pytest.mark.parametrize("name", ["a", "train-vit", "v2", "2024-run", "9", "x" * 40])
+def test_task_names_follow_the_trainjob_crd_name_rule(name: str) -> None:
+    rules = [v["rule"] for v in _shipped(TRAINJOB_CRD.partition(":")[2])[
+        "x-kubernetes-validations"]]
+    (pattern,) = [re.search(r"matches\('(.+)'\)", rule) for rule in rules if "matches(" in rule]
+    assert pattern is not None and any("<= 63" in rule for rule in rules)
+    crd_accepts = re.fullmatch(pattern.group(1), name) is not None and len(name) <= 63
+    try:
+        task(name=name, image="t:1", task_config=PyTorch())(lambda: None)
+    except DefinitionError:
+        assert not crd_accepts
+    else:
+        assert crd_accepts
+
+
+# The shipped TrainJob CRD defaults spec.runtimeRef.kind to ClusterTrainingRuntime: a
+# TrainJob that left it out would look for a cluster-wide runtime of the task's name. The
+# rendered TrainJob names the kind of the namespaced runtime rendered beside it.
+def test_runtime_ref_names_the_namespaced_kind_the_crd_would_not_default_to() -> None:
+    ref = _shipped(TRAINJOB_CRD.partition(":")[2])["properties"]["spec"]["properties"][
+        "runtimeRef"]["properties"]
+    assert ref["kind"]["default"] == "ClusterTrainingRuntime"
+    runtime, job = render_trainer(train)
+    assert job["spec"]["runtimeRef"]["kind"] == runtime["kind"] == "TrainingRuntime"

@@ -15,7 +15,8 @@ from .templates import Role
 if TYPE_CHECKING:
     from .task import Task
 
-__all__ = ["FieldDecl", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "config_of", "covers"]
+__all__ = ["FieldDecl", "POD_ROLE", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "config_of",
+           "covers", "single_pod_role"]
 
 # The pod fields a role with ``inherit="scheduling"`` takes from the task's own layers:
 # what it needs to be scheduled where the task may run, and nothing that costs resources.
@@ -84,6 +85,21 @@ class RoleSpec:
             if covers(decl.path, path):
                 return decl
         return None
+
+
+POD_ROLE = "pod"  # the one role of a task type whose task is a single pod
+
+
+def single_pod_role(task_kind: str, *, operator_layer: Mapping[str, Any] | None = None,
+                    owned: tuple[FieldDecl, ...] = ()) -> RoleSpec:
+    """The one role of a task type whose task is a single pod (``python``, ``container``,
+    ``shell``): named :data:`POD_ROLE`, the manifest itself is its pod, and it takes no role
+    template or role settings - the task's own are its pod's, as ``no_role_config`` says
+    (``task_kind`` names the task in that reason: ``"a shell task is one pod..."``)."""
+    return RoleSpec(name=POD_ROLE, template_path="", operator_layer=dict(operator_layer or {}),
+                    owned=owned,
+                    no_role_config=f"a {task_kind} task is one pod: the task's own template "
+                    "and settings are its pod's")
 
 
 def covers(declared: str, path: str) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 import pluggy
 from kubernetes.client import V1ConfigMap
 
-from ..dispatch import define_roles, task_types
+from ..dispatch import define_roles, make_sample_task, task_types
 from ..errors import PolicyViolationError
 from ..model.task import Task
 from ..model.templates import PodTemplate
@@ -74,9 +74,8 @@ def sample(manager: pluggy.PluginManager, task_type: str,
            role_templates: Mapping[str, PodTemplate] | None = None, **changes: Any) -> Task:
     """The task type's sample task (its ``podtemplate_make_sample_task``), with the
     given templates; ``changes`` replace task fields (``interruptible=True``)."""
-    task: Task = manager.hook.podtemplate_make_sample_task(
-        task_type=task_type, pod_template=pod_template, pod_template_name=None,
-        role_templates=dict(role_templates or {}))
+    task = make_sample_task(manager, task_type, pod_template=pod_template,
+                            role_templates=role_templates)
     return dataclasses.replace(task, **changes) if changes else task
 
 

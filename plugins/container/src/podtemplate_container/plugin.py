@@ -14,12 +14,12 @@ from podtemplate import (
     hookimpl,
     pod_manifest,
 )
+from podtemplate.plugin import POD_ROLE, single_pod_role
 
 from .task import TASK_TYPE_NAME, ContainerTask
 
 TASK_TYPE = TaskType(name=TASK_TYPE_NAME, distribution="podtemplate-container",
                      description="any image, command and args in one v1 Pod")
-ROLE = "pod"
 
 
 @hookimpl
@@ -31,16 +31,14 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     # Nothing is operator-owned: image, command and args come from the task settings
     # layer, so a run override may still replace them.
-    return [RoleSpec(name=ROLE, template_path="",
-                     no_role_config="a container task is one pod: the task's own template "
-                     "and settings are its pod's")]
+    return [single_pod_role("container")]
 
 
 @hookimpl
 def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 pods: Mapping[str, dict[str, Any]],
                                 context: RenderContext) -> list[dict[str, Any]]:
-    return [pod_manifest(task, pods[ROLE], context)]
+    return [pod_manifest(task, pods[POD_ROLE], context)]
 
 
 @hookimpl

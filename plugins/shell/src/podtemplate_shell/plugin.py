@@ -15,7 +15,7 @@ from podtemplate import (
     hookimpl,
     pod_manifest,
 )
-from podtemplate.plugin import config_of
+from podtemplate.plugin import POD_ROLE, config_of, single_pod_role
 
 from .config import ShellConfig
 from .delivery import SCRIPT_DIR, SCRIPT_VOLUME, configmap_manifest, operator_layer
@@ -23,9 +23,6 @@ from .task import TASK_TYPE_NAME, ShellTask
 
 TASK_TYPE = TaskType(name=TASK_TYPE_NAME, distribution="podtemplate-shell", config=ShellConfig,
                      description="a shell script in one v1 Pod, delivered in a ConfigMap")
-ROLE = "pod"
-
-
 
 def _owned(config: ShellConfig) -> tuple[FieldDecl, ...]:
     script = "holds the script: the ConfigMap the task renders beside its Pod"
@@ -47,10 +44,8 @@ def podtemplate_add_task_types() -> Sequence[TaskType]:
 @hookimpl
 def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     config = config_of(task, ShellConfig)
-    return [RoleSpec(name=ROLE, template_path="", owned=_owned(config),
-                     operator_layer=operator_layer(task, config, context),
-                     no_role_config="a shell task is one pod: the task's own template and "
-                     "settings are its pod's")]
+    return [single_pod_role("shell", operator_layer=operator_layer(task, config, context),
+                            owned=_owned(config))]
 
 
 @hookimpl
@@ -58,7 +53,7 @@ def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 pods: Mapping[str, dict[str, Any]],
                                 context: RenderContext) -> list[dict[str, Any]]:
     config = config_of(task, ShellConfig)
-    return [pod_manifest(task, pods[ROLE], context), configmap_manifest(task, config, context)]
+    return [pod_manifest(task, pods[POD_ROLE], context), configmap_manifest(task, config, context)]
 
 
 @hookimpl
