@@ -23,7 +23,8 @@ from podtemplate import (
     task,
 )
 from podtemplate.dispatch import build_plugin_manager
-from podtemplate.model.apiserver import check_fragment
+from podtemplate.model.apiserver import check_final_pod, check_fragment, check_rules
+from podtemplate.model.apiserver._fast import surely_valid
 
 Pod = dict[str, Any]
 IMAGE = "python:3.11"
@@ -393,3 +394,91 @@ def test_annotations_are_measured_in_utf8_bytes() -> None:
     assert problem.path == "metadata.annotations" and problem.message == "280026 bytes"
     pod["metadata"]["annotations"] = {"example.com/a": "é" * 60_000, "example.com/b": "é" * 60_000}
     assert check_pod_template(pod) == []  # 240,026 bytes
+
+
+# -- the fast path of the API rules (model/apiserver/_fast.py) against the plain rules: it
+# may only vouch for a pod the plain rules find nothing in, on every case of the invalid
+# corpus (cold, and with its verdicts warmed up on valid pods), and it does vouch for
+# valid pods - also the second time, from what it remembered.
+
+
+def rich_pod() -> Pod:
+    """A valid pod that sets the fields whose verdicts the fast path remembers."""
+    pod = base()
+    spec = pod["spec"]
+    pod["metadata"]["annotations"] = {"example.com/owner": "ml-platform"}
+    spec["volumes"] = [{"name": "data", "emptyDir": {"sizeLimit": "1Gi"}},
+                       {"name": "cfg", "configMap": {"name": "cfg"}}]
+    spec["affinity"] = {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
+        {"weight": 10, "preference": {"matchExpressions": [
+            {"key": "pool", "operator": "In", "values": ["gpu"]}]}}]}}
+    spec["tolerations"] = [{"key": "gpu", "operator": "Exists", "effect": "NoSchedule"}]
+    spec["securityContext"] = {"runAsNonRoot": True}
+    spec["containers"][0].update({
+        "env": [{"name": "A", "value": "1"}, {"name": "B.c-d", "value": "x"}],
+        "volumeMounts": [{"name": "data", "mountPath": "/data"}],
+        "resources": {"requests": {"cpu": "1"}, "limits": {"cpu": "2"}}})
+    spec["initContainers"] = [{"name": "setup", "image": "busybox:1"}]
+    return pod
+
+
+def test_the_fast_path_vouches_for_valid_pods_cold_and_warm() -> None:
+    known: dict[bytes, bool] = {}
+    for pod in (base(), rich_pod(), base(), rich_pod()):
+        assert check_rules(pod) == []
+        assert surely_valid(pod, known) is True
+    assert known  # the second round was answered from what the first found valid
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+@pytest.mark.parametrize(("change", "path"), [case[1:3] for case in INVALID],
+                         ids=[case[0] for case in INVALID])
+def test_the_fast_path_never_vouches_for_what_the_plain_rules_refuse(
+        change: Callable[[Pod], None], path: str, warm: bool) -> None:
+    known: dict[bytes, bool] = {}
+    if warm:
+        assert surely_valid(base(), known) and surely_valid(rich_pod(), known)
+    for start in (base, rich_pod):
+        pod = start()
+        try:
+            change(pod)
+        except (KeyError, IndexError, TypeError):
+            continue  # the case does not apply to this pod
+        plain = check_rules(copy.deepcopy(pod))
+        if surely_valid(pod, known):
+            assert plain == [], path
+        # what render runs gives what the plain rules give
+        assert check_final_pod(pod, known) == plain
+
+
+@pytest.mark.parametrize("change", [
+    lambda pod: pod["spec"]["containers"][0]["env"].append({"name": "", "value": "x"}),
+    lambda pod: pod["spec"]["containers"][0]["env"].append({"name": "A=B"}),
+    lambda pod: pod["spec"]["containers"][0]["env"].append({"name": "T\tAB"}),
+    lambda pod: pod["spec"]["containers"][0]["env"].append({"value": "no name"}),
+    lambda pod: pod["spec"]["containers"][0]["env"].append(
+        {"name": "R", "valueFrom": {"fieldRef": {"fieldPath": "spec.nope"}}}),
+    lambda pod: pod["metadata"]["labels"].update({"team": "a b"}),
+    lambda pod: pod["metadata"]["labels"].update({"team": 1}),
+    lambda pod: pod["metadata"]["annotations"].update({"big": ["x" * 300_000]}),
+    lambda pod: pod["metadata"]["annotations"].update({"bad key!": "x"}),
+    lambda pod: pod["spec"]["affinity"]["nodeAffinity"][
+        "preferredDuringSchedulingIgnoredDuringExecution"][0].update({"weight": 0}),
+    lambda pod: pod["spec"]["volumes"].append({"name": "data", "emptyDir": {}}),
+    lambda pod: pod["spec"]["containers"][0]["volumeMounts"].append(
+        {"name": "ghost", "mountPath": "/ghost"}),
+    lambda pod: pod["spec"]["initContainers"].append({"name": "primary", "image": "x:1"}),
+    lambda pod: pod["spec"]["securityContext"].update({"runAsUser": -1}),
+], ids=["empty-env-name", "env-name-with-equals", "env-name-with-tab", "env-without-name",
+        "env-field-ref", "label-value", "label-value-type", "annotation-size-of-a-list",
+        "annotation-key", "affinity-weight", "volume-twice", "mount-without-volume",
+        "container-name-twice", "security-range"])
+def test_a_remembered_part_changed_is_judged_again(change: Callable[[Pod], None]) -> None:
+    known: dict[bytes, bool] = {}
+    assert surely_valid(rich_pod(), known)
+    pod = rich_pod()
+    change(pod)
+    plain = check_rules(copy.deepcopy(pod))
+    assert plain, "the change breaks a rule"
+    assert surely_valid(pod, known) is False
+    assert check_final_pod(pod, known) == plain
