@@ -5,7 +5,7 @@ Render checks every role's final pod once: :func:`surely_valid`, and the plain
 (which then names every problem). It runs the same rules as the plain path, but:
 
 - The verdict on a pod field that is costly to walk and whose rules read nothing else
-  (volumes, affinity, topologySpreadConstraints, securityContext, dnsConfig,
+  (volumes, affinity, tolerations, topologySpreadConstraints, securityContext, dnsConfig,
   hostAliases) is remembered by the field's exact content. Final pods are fresh objects,
   but these fields come from a platform's few templates and recur from pod to pod. The
   content is identified by its ``marshal`` image (version 2, which writes no
@@ -44,7 +44,7 @@ _LISTS = ("initContainers", "containers")
 _POD_CHECKED = POD_FIELD_CHECKS | {"volumes"}
 # The pod fields whose verdict is remembered: their rules read nothing else, and walking
 # them costs more than their image (the others are checked every time).
-_REMEMBERED = frozenset(("volumes", "affinity", "topologySpreadConstraints",
+_REMEMBERED = frozenset(("volumes", "affinity", "tolerations", "topologySpreadConstraints",
                          "securityContext", "dnsConfig", "hostAliases"))
 
 
