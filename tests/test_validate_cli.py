@@ -14,6 +14,8 @@ import pytest
 import yaml
 from click.testing import CliRunner, Result
 from podtemplate.cli import main
+from podtemplate.testing.apiserver_corpus import INVALID as INVALID_PODS
+from podtemplate.testing.apiserver_corpus import base
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -119,9 +121,9 @@ data: {"a b": x}
      "PyTorchJob CRD of Kubeflow Training Operator v1.9.4: pruned", "silently drop"),
     ("#1 (PyTorchJob job)",
      "spec.pytorchReplicaSpecs.Worker.template.spec.containers[pytorch].resizePolicyy",
-     "kubernetes client model", "Extra inputs"),
-    ("#2 (Pod pod)", "spec.containers[main].node_selector", "kubernetes client model",
-     "Extra inputs"),
+     "field names are the API's camelCase names", "unknown field 'resizePolicyy'"),
+    ("#2 (Pod pod)", "spec.containers[main].node_selector",
+     "field names are the API's camelCase names", "unknown field 'node_selector'"),
     ("#3 (DaskJob dask)", "spec.job.spec.containers[job].livenessProbe.httpGet.port",
      "DaskJob CRD of dask-kubernetes operator 2025.4.3", "must be a string"),
     ("#4 (ConfigMap Bad_Name)", "metadata.name", "ConfigMap", "DNS-1123"),
@@ -236,3 +238,30 @@ def test_platform_policy_is_applied_to_existing_manifests(demo_yaml: str, tmp_pa
     assert "0 policy violation(s)" in passed.stderr
     missing = validate(str(secure), "--platform", str(tmp_path / "nope.yaml"))
     assert missing.exit_code == 2 and "Traceback" not in missing.output
+
+
+def test_each_pod_of_the_invalid_corpus_is_named_with_path_and_rule(tmp_path: Path) -> None:
+    # The API server's pod rules (the corpus render refuses), as Pod and PodTemplate
+    # documents in one file: every document invalid, each problem on its own line.
+    documents = []
+    for number, (name, change, _, _) in enumerate(INVALID_PODS):
+        pod = base()
+        change(pod)
+        if number % 2:
+            documents.append({"apiVersion": "v1", "kind": "PodTemplate",
+                              "metadata": {"name": name}, "template": pod})
+        else:
+            documents.append({"apiVersion": "v1", "kind": "Pod", "metadata": {
+                **pod["metadata"], "name": name}, "spec": pod["spec"]})
+    source = tmp_path / "pods.yaml"
+    source.write_text("\n---\n".join(json.dumps(d) for d in documents), encoding="utf-8")
+    result = validate(str(source))
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    for number, (name, _, path, rule) in enumerate(INVALID_PODS):
+        kind, prefix = ("PodTemplate", "template.") if number % 2 else ("Pod", "")
+        start = f"{source}#{number + 1} ({kind} {name}): {prefix}{path}: "
+        assert any(line.startswith(start) and "[rule: " in line and rule in line
+                   for line in lines), (start, rule, [x for x in lines if f"#{number + 1} " in x])
+    count = len(INVALID_PODS)
+    assert f"{count} document(s): 0 valid, {count} invalid, 0 not checked" in result.stderr

@@ -202,3 +202,48 @@ def test_a_pod_the_api_server_would_refuse_is_one_line_exit_2(project: Path,
             "request '4Gi' is above the limit '2Gi'; rule: a request is <= its limit (k8s "
             "ValidateResourceRequirements) (fix: lower the request or raise the limit)") in line
     assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize(("source", "task_role_path", "rule", "fix"), [
+    # a mount naming no volume, on every role of a PyTorchJob: the first role is named
+    ('''
+        from podtemplate import PodTemplate, task
+        from podtemplate_pytorch import PyTorch
+        @task(image="python:3.11", task_config=PyTorch(), pod_template=PodTemplate(
+            {"containers": [{"name": "primary", "volumeMounts": [
+                {"name": "ghost", "mountPath": "/ghost"}]}]}))
+        def train() -> None: ...
+     ''', "task 'train', role 'master', spec.containers[pytorch].volumeMounts[ghost].name: ",
+     "a volumeMount names a volume of the pod (k8s ValidateVolumeMounts)",
+     "add the volume to spec.volumes or correct the mount's name"),
+    # dnsPolicy None from the task's template, without the dnsConfig it needs
+    ('''
+        from podtemplate import PodTemplate, task
+        @task(image="python:3.11", pod_template=PodTemplate({"dnsPolicy": "None"}))
+        def lookup() -> None: ...
+     ''', "task 'lookup', role 'pod', spec.dnsConfig: ",
+     "dnsPolicy None needs a dnsConfig with at least one nameserver (k8s validatePodDNSConfig)",
+     "add dnsConfig.nameservers, or use ClusterFirst"),
+    # a probe without a handler (a template may leave the handler to another layer; the
+    # final pod may not)
+    ('''
+        from podtemplate import PodTemplate, task
+        @task(image="python:3.11", pod_template=PodTemplate(
+            {"containers": [{"name": "primary", "livenessProbe": {"periodSeconds": 5}}]}))
+        def probed() -> None: ...
+     ''', "task 'probed', role 'pod', spec.containers[primary].livenessProbe: ",
+     "a probe or lifecycle hook has exactly one handler (exec, httpGet, tcpSocket, grpc; "
+     "sleep for hooks) (k8s validateHandler)", "keep one handler"),
+], ids=["mount-without-volume", "dns-none-without-config", "probe-without-handler"])
+def test_api_rule_broken_at_render_is_one_line_naming_task_role_path_rule_fix(
+        project: Path, tmp_path: Path, source: str, task_role_path: str, rule: str,
+        fix: str) -> None:
+    (pkgdir(project) / "refused.py").write_text(textwrap.dedent(source))
+    out = tmp_path / "out"
+    result = run(["render", str(pkgdir(project) / "refused.py"), "--output", str(out)],
+                 cwd=tmp_path)
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert task_role_path in line
+    assert f"; rule: {rule}" in line and f"(fix: {fix}" in line
+    assert not out.exists() or not any(out.iterdir())

@@ -25,7 +25,7 @@ from .errors import (
 )
 from .guard import guarded
 from .inputs import check_inputs_known
-from .model.podspec import check_final_pods
+from .model.podspec import API_RULES_MEMO, check_final_pods
 from .model.roles import RoleSpec
 from .model.task import Task
 from .model.templates import PodTemplate
@@ -88,7 +88,7 @@ def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
     """The manifests built from a task's resolved role pods, checked by the
     manifest-check hooks (the plugin may build them from ``pods`` in place)."""
     manifests = build_manifests(task, roles, pods, context)
-    check_final_pods(task.name, pods)  # the API server's pod rules, once per role
+    check_final_pods(task.name, pods, context.memo(API_RULES_MEMO))  # API server's rules
     if context.check_crds:
         check_rendered(task, require_task_type(context.plugin_manager, task), roles,
                        manifests, context)

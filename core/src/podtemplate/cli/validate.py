@@ -14,7 +14,7 @@ from ..files.yamlio import load_all
 from ..platform import Platform, load_platform
 from ..policy import Violation
 from ..policy.manifests import check_manifests
-from ..schemas.documents import DocumentProblem, strict_pod_check, validate_document
+from ..schemas.documents import DocumentProblem, api_pod_check, validate_document
 from ..schemas.resources import crd_index
 from .guard import clean_errors, debug_option
 
@@ -29,7 +29,8 @@ __all__ = ["validate_command"]
 @debug_option
 def validate_command(files: tuple[str, ...], platform_file: str | None) -> None:
     """Validate manifests offline: Pods, PodTemplates and the custom resources of every
-    installed task type (against the CRDs they ship), from YAML or JSON files, multi-
+    installed task type (against the CRDs they ship; the pod templates inside them, like
+    every pod, with the API server's pod rules), from YAML or JSON files, multi-
     document, or '-' for standard input. One line per problem: the document
     (FILE#N), the object, the field path and the rule. Exits 0 when every document is
     valid, 1 when one is not (or could not be checked) or breaks the platform's policy, 2
@@ -54,7 +55,7 @@ def _validate(files: tuple[str, ...], platform_file: str | None) -> None:
             count += 1
             read.append((f"{name}#{number}", document))
             problems += validate_document(document, f"{name}#{number}", index,
-                                          strict_pod_check)
+                                          api_pod_check)
     for problem in problems:
         click.echo(str(problem))
     violations = _policy_violations(read, platform, manager) if platform else []

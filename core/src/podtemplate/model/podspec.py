@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import ApiRuleError, InvalidPodSpecError
 from ..merge.engine import clean, duplicate_keys
-from .apiserver import ApiProblem, check_fragment, check_keys_only, check_rules
+from .apiserver import ApiProblem, check_final_pod, check_fragment, check_keys_only
 from .names import check_dns1123_label, check_quantity, dns1123_label_ok, quantity_ok
 from .plaindata import plain_copy
 
@@ -23,7 +23,10 @@ __all__ = [
     "check_pod_spec",
     "raise_api_problems",
     "check_final_pods",
+    "API_RULES_MEMO",
 ]
+
+API_RULES_MEMO = "apiserver:valid"  # the render's memo table of parts found valid
 
 _CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
 
@@ -137,12 +140,14 @@ def validate_pod_template_spec(template: Mapping[str, Any], *, root: str = "") -
         raise_api_problems(problems)
 
 
-def check_final_pods(task: str, pods: Mapping[str, Mapping[str, Any]]) -> None:
+def check_final_pods(task: str, pods: Mapping[str, Mapping[str, Any]],
+                     known: dict[bytes, bool]) -> None:
     """Every role's final pod (``{role: pod template}``) against the API server's pod
     rules, all of them, once: the first problem is raised naming task, role, field path,
-    rule and fix."""
+    rule and fix. ``known`` is the render's table of parts found valid (a
+    ``RenderContext.memo`` table)."""
     for role, pod in pods.items():
-        problems = check_rules(pod)
+        problems = check_final_pod(pod, known)
         if problems:
             raise_api_problems(problems, task=task, role=role)
 

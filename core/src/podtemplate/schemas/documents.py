@@ -1,8 +1,9 @@
 """Offline validation of any Kubernetes manifests: what ``podtemplate validate`` runs.
 
 Each document is checked by its kind: a ``v1 Pod`` and the template of a ``v1
-PodTemplate`` with the pod rules, a custom resource against the CRD an installed task type
-declares for its group and kind (and every pod template inside it with the pod rules),
+PodTemplate`` with the API server's pod rules (:func:`api_pod_check`), a custom resource
+against the CRD an installed task type declares for its group and kind (and every pod
+template inside it with the same pod rules),
 each item of a ``v1 List`` likewise. Any other kind is reported as *not checked*, never as
 valid. A problem is located by its document (``file#n``, from 1), the object, the field
 path and the rule it breaks.
@@ -20,7 +21,8 @@ from typing import Any
 from .crd import Crd, validate_custom_resource
 from .resources import CrdIndex, crd_of, pod_field
 
-__all__ = ["DocumentProblem", "NOT_CHECKED", "configmap_problems", "strict_pod_check",
+__all__ = ["DocumentProblem", "NOT_CHECKED", "api_pod_check", "configmap_problems",
+           "strict_pod_check",
            "validate_document"]
 
 NOT_CHECKED = "not checked"
@@ -92,6 +94,19 @@ def validate_document(document: Any, where: str, index: CrdIndex,
                                 f"no installed task type declares a CRD for {api_version} "
                                 f"{kind}: this document was not checked")]
     return _custom_resource_problems(document, crd, where, what, pod_check)
+
+
+def api_pod_check(template: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+    """A PodTemplateSpec-shaped dict checked as the API server checks it
+    (:func:`podtemplate.check_pod_template`: field names - a snake_case one with the
+    camelCase hint -, value types and every pod rule, each problem with the rule it
+    breaks and the fix); a template these pass is then checked strictly with the
+    kubernetes client models and core's own pod checks (:func:`strict_pod_check`)."""
+    from ..model.apiserver import check_pod_template
+
+    found = [(problem.path, problem.rule, f"{problem.message} (fix: {problem.fix})")
+             for problem in check_pod_template(template)]
+    return found or strict_pod_check(template)
 
 
 def strict_pod_check(template: Mapping[str, Any]) -> list[tuple[str, str, str]]:

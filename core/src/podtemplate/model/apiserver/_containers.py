@@ -35,7 +35,7 @@ from ._report import Problems, item_path
 from ._resources import check_resources
 from ._security import check_container_security
 
-__all__ = ["PodFacts", "check_containers"]
+__all__ = ["PodFacts", "check_container", "check_containers", "check_env"]
 
 CONTAINER_NAME = Rule("a container name is a DNS-1123 label, unique across containers, "
                       "initContainers and ephemeralContainers (k8s validateContainers)",
@@ -124,11 +124,12 @@ def check_containers(problems: Problems, spec: Mapping[str, Any], base: str,
         for index, container in enumerate(items):
             if isinstance(container, dict):
                 path = item_path(f"{base}.{list_name}", index, container)
-                _container(problems, path, container, list_name, facts)
+                check_container(problems, path, container, list_name, facts)
 
 
-def _container(problems: Problems, path: str, container: Mapping[str, Any], kind: str,
-               facts: PodFacts) -> None:
+def check_container(problems: Problems, path: str, container: Mapping[str, Any], kind: str,
+                    facts: PodFacts, *, env: bool = True) -> None:
+    """One container; ``env=False`` leaves its env to the caller."""
     name = container.get("name")
     if not dns_label_ok(name) or name in facts.names:
         problems.add(f"{path}.name", CONTAINER_NAME,
@@ -139,7 +140,7 @@ def _container(problems: Problems, path: str, container: Mapping[str, Any], kind
     if problems.final and (type(image) is not str or not image or image != image.strip()):
         problems.add(f"{path}.image", IMAGE, f"image {image!r}")
     # Only the fields the container has are visited: most containers set a handful.
-    fields = _FIELDS if problems.local else _RELATING
+    fields = (_FIELDS if env else _BUT_ENV) if problems.local else _RELATING
     for key, value in container.items():
         check = fields.get(key)
         if check is not None and value is not None:
@@ -223,6 +224,11 @@ def _ports(problems: Problems, path: str, ports: Any, _: Any, facts: PodFacts,
         if host_ip and not ip_ok(host_ip):
             problems.add(f"{item_path(ports_at, index, port)}.hostIP",
                          HOST_IP, f"{host_ip!r} is not an IP address")
+
+
+def check_env(problems: Problems, path: str, env: Any) -> None:
+    """A container's env list (its rules read nothing else)."""
+    _env(problems, path, env)
 
 
 def _env(problems: Problems, path: str, env: Any, *_: Any) -> None:
@@ -388,6 +394,7 @@ _FIELDS: dict[str, Check] = {
     "lifecycle": _lifecycle,
     "resizePolicy": _resize,
 }
+_BUT_ENV = {key: check for key, check in _FIELDS.items() if key != "env"}
 # The container fields whose rules relate values that different layers may give.
 _RELATING = {key: _FIELDS[key] for key in (
     "ports", "env", "resources", "securityContext", "volumeMounts", "volumeDevices",

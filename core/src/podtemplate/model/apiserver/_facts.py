@@ -121,6 +121,11 @@ def _dns_subdomain(value: str) -> bool:
 
 
 @_cached
+def qualified_name(value: str) -> bool:
+    """``qualified_name_ok`` for a string (cached; raises for what is not a string)."""
+    return _qualified_name(value)
+
+
 def _qualified_name(value: str) -> bool:
     prefix, slash, name = value.rpartition("/")
     if slash and not _dns_subdomain(prefix):
@@ -129,7 +134,8 @@ def _qualified_name(value: str) -> bool:
 
 
 @_cached
-def _label_value(value: str) -> bool:
+def label_value(value: str) -> bool:
+    """``label_value_ok`` for a string (cached; raises for what is not a string)."""
     return len(value) <= 63 and LABEL_VALUE.fullmatch(value) is not None
 
 
@@ -154,11 +160,11 @@ def dns_subdomain_ok(value: object) -> TypeGuard[str]:
 
 def qualified_name_ok(value: object) -> TypeGuard[str]:
     """``[prefix/]name``: a DNS subdomain prefix and a name of at most 63 characters."""
-    return type(value) is str and _qualified_name(value)
+    return type(value) is str and qualified_name(value)
 
 
 def label_value_ok(value: object) -> TypeGuard[str]:
-    return type(value) is str and _label_value(value)
+    return type(value) is str and label_value(value)
 
 
 def env_name_ok(value: object) -> TypeGuard[str]:

@@ -36,7 +36,8 @@ from ._scheduling import (
 from ._security import check_pod_security
 from ._volumes import check_volumes
 
-__all__ = ["check_spec", "check_metadata"]
+__all__ = ["check_spec", "check_metadata", "check_pod_fields", "check_pod_field", "pod_facts",
+           "POD_FIELD_CHECKS", "POD_FIELDS_RELATING"]
 
 RESTART = enum_rule("restartPolicy", RESTART_POLICIES, "validateRestartPolicy")
 DNS_POLICY = enum_rule("dnsPolicy", DNS_POLICIES, "validateDNSPolicy")
@@ -114,21 +115,40 @@ def _annotations_size(annotations: dict[Any, Any]) -> int:
 
 def check_spec(problems: Problems, spec: Mapping[str, Any], base: str) -> None:
     volumes = check_volumes(problems, spec, base) if spec.get("volumes") else {}
+    if problems.final and not spec.get("containers"):
+        problems.add(f"{base}.containers", CONTAINERS, "no containers")
+    check_containers(problems, spec, base, pod_facts(spec, volumes))
+    check_pod_fields(problems, spec, base)
+
+
+def pod_facts(spec: Mapping[str, Any], volumes: dict[str, Mapping[str, Any]]) -> PodFacts:
+    """What the container checks need of the pod: all of it from the pod's own fields
+    (none from its containers)."""
     grace = spec.get("terminationGracePeriodSeconds")
     claims = frozenset(c["name"] for c in spec["resourceClaims"]
                        if isinstance(c, dict) and type(c.get("name")) is str) \
         if spec.get("resourceClaims") else _NO_CLAIMS
-    facts = PodFacts(volumes, claims, bool(spec.get("hostNetwork")),
-                     grace if type(grace) is int else SLEEP_DEFAULT_GRACE, set(), set())
-    if problems.final and not spec.get("containers"):
-        problems.add(f"{base}.containers", CONTAINERS, "no containers")
-    check_containers(problems, spec, base, facts)
+    return PodFacts(volumes, claims, bool(spec.get("hostNetwork")),
+                    grace if type(grace) is int else SLEEP_DEFAULT_GRACE, set(), set())
+
+
+def check_pod_fields(problems: Problems, spec: Mapping[str, Any], base: str) -> None:
+    """The pod's own fields but its volumes and containers: none of their rules reads a
+    container."""
     # Only the fields the pod sets are visited (a pod sets a few of the ~40).
     fields = _FIELDS if problems.local else _RELATING
     for key, value in spec.items():
         check = fields.get(key)
         if check is not None and value is not None:
             check(problems, base, value, spec)
+
+
+def check_pod_field(problems: Problems, base: str, key: str, value: Any,
+                    spec: Mapping[str, Any]) -> None:
+    """One of the pod's own fields (not None), as :func:`check_pod_fields` checks it."""
+    check = _FIELDS.get(key)
+    if check is not None:
+        check(problems, base, value, spec)
 
 
 _NO_CLAIMS: frozenset[str] = frozenset()
@@ -284,3 +304,6 @@ _FIELDS: dict[str, SpecCheck] = {
 _RELATING = {key: _FIELDS[key] for key in (
     "dnsPolicy", "hostUsers", "shareProcessNamespace", "ephemeralContainers", "resources",
     "securityContext", "topologySpreadConstraints", "resourceClaims")}
+POD_FIELD_CHECKS = frozenset(_FIELDS)
+# The pod fields whose check reads another field of the pod.
+POD_FIELDS_RELATING = frozenset(("hostUsers", "shareProcessNamespace", "dnsPolicy"))
