@@ -57,15 +57,18 @@ class Throughput:
         return self.off.ratio
 
 
-def throughput(tasks: Sequence[Task], platform: Path, repeat: int) -> tuple[Throughput,
-                                                                              list[Any]]:
+def throughput(tasks: Sequence[Task], platform: Path, repeat: int, *, clean: bool = True
+               ) -> tuple[Throughput, list[Any]]:
     """Copy the output and render ``tasks``, back to back, ``repeat`` times; with the
-    collector on and off. Returns the output too."""
+    collector on and off. Returns the output too. ``clean=False``: neither side collects
+    garbage before its clock starts (the realistic mix: a user's process does not)."""
     output: list[Any] = []
     render_in_memory(tasks, platform, output)  # warm up: imports, caches of the process
-    on = paired(lambda: json_floor(output), lambda: render_in_memory(tasks, platform), repeat)
-    off = paired(lambda: json_floor(output, collect=False),
-                 lambda: render_in_memory(tasks, platform, collect=False), repeat)
+    on = paired(lambda: json_floor(output, clean=clean),
+                lambda: render_in_memory(tasks, platform, clean=clean), repeat)
+    off = paired(lambda: json_floor(output, collect=False, clean=clean),
+                 lambda: render_in_memory(tasks, platform, collect=False, clean=clean),
+                 repeat)
     return Throughput(len(tasks), len(output), on, off), output
 
 

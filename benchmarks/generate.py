@@ -10,12 +10,20 @@ from podtemplate.dispatch import task_types
 
 from .builders import BUILDERS, BuildInput
 from .timing import plugin_manager
-from .workload import role_template, task_settings, template_pool
+from .workload import (
+    full_role_template,
+    inline_template,
+    role_template,
+    task_settings,
+    template_pool,
+)
 
 __all__ = ["available_types", "generate_tasks", "tasks_for_module", "ROLE_NAMES"]
 
 # Role names that get a shared role template (layer 5), on every distributed type.
 ROLE_NAMES = ("master", "worker", "scheduler", "driver", "executor", "head", "submitter")
+# Task types whose roles each get their own full template in the realistic mix.
+OWN_ROLE_TEMPLATES = {"spark": ("driver", "executor"), "ray": ("head", "worker", "submitter")}
 
 
 def available_types(requested: Sequence[str] | None = None) -> tuple[list[str], list[str]]:
@@ -52,11 +60,12 @@ def _try_builder(task_type: str) -> str | None:
 
 
 def generate_tasks(n: int, types: Sequence[str], *, seed: int, module: str,
-                   first: int = 0) -> list[Task]:
+                   first: int = 0, realistic: bool = False) -> list[Task]:
     """Tasks ``first`` .. ``first + n - 1``, task types taken round robin.
 
     Task ``i`` depends only on ``seed`` and ``i``, so the first N tasks of a 10N run are
-    the N tasks of an N run.
+    the N tasks of an N run. ``realistic``: every task its own template (instead of one
+    of a pool of 16 shared ones), and every Spark and Ray role its own full template.
     """
     pool = template_pool(seed)
     roles_rng = random.Random(f"{seed}:roles")
@@ -65,9 +74,14 @@ def generate_tasks(n: int, types: Sequence[str], *, seed: int, module: str,
     for index in range(first, first + n):
         task_type = types[index % len(types)]
         rng = random.Random(f"{seed}:{index}")
-        settings = task_settings(rng, f"{task_type}-{index:06d}", pool)
+        own = inline_template(rng, index) if realistic else None
+        settings = task_settings(rng, f"{task_type}-{index:06d}", pool, own=own)
+        roles = role_templates
+        if realistic and task_type in OWN_ROLE_TEMPLATES:
+            roles = {**role_templates, **{role: full_role_template(rng, role, index)
+                                          for role in OWN_ROLE_TEMPLATES[task_type]}}
         given = BuildInput(rng=rng, settings=settings, module=module,
-                           attribute=f"task_{index:06d}", role_templates=role_templates)
+                           attribute=f"task_{index:06d}", role_templates=roles)
         tasks.append(BUILDERS[task_type](given))
     return tasks
 

@@ -29,11 +29,13 @@ from .flytekit_side import side_by_side
 from .generate import available_types, generate_tasks
 from .report import Report
 from .timing import render_in_memory
-from .workload import write_platform
+from .workload import REALISTIC_TYPES, write_platform
 
 __all__ = ["main"]
 
 SMALL_N = 40
+REALISTIC_N = 1200  # the realistic mix of issue 17: 200 tasks of each of six types
+SMALL_REALISTIC_N = 36
 IN_MEMORY_MODULE = "bench_tasks"  # the module name the in-memory tasks claim
 
 
@@ -48,6 +50,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="repetitions per timing; default 3 (5 for the mixed floor "
                         "ratio, the floor's scaling and template scaling, 9 for task "
                         "scaling, 15 for explain), 1 with --small")
+    parser.add_argument("--realistic-n", type=int, default=None,
+                        help=f"tasks of the realistic mix (every task its own template, "
+                        f"no collection before the clock); default {REALISTIC_N}, "
+                        f"{SMALL_REALISTIC_N} with --small")
     parser.add_argument("--types", nargs="*", default=None,
                         help="task types to include (default: every installed type)")
     parser.add_argument("--skip-cli", action="store_true",
@@ -55,6 +61,8 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     options = parser.parse_args(argv)
     if options.small:
         options.n = SMALL_N
+    if options.realistic_n is None:
+        options.realistic_n = SMALL_REALISTIC_N if options.small else REALISTIC_N
     if options.repeat is None:
         options.repeat = 1 if options.small else 3
     return options
@@ -97,6 +105,18 @@ def measure(options: argparse.Namespace, types: list[str], scratch: Path) -> Rep
     # The two sides differ by a few percent at most: many pairs, so the median holds.
     report.explain = explain_cost_off(mixed, platform, 5 * repeat, output)
     del output, mixed
+    realistic_types = [name for name in types if name in REALISTIC_TYPES]
+
+    def realistic() -> list[Task]:
+        return generate_tasks(options.realistic_n, realistic_types, seed=seed,
+                              module=IN_MEMORY_MODULE, realistic=True)
+
+    if realistic_types:
+        # What users meet: every task its own template, no collection before the clock.
+        report.realistic, realistic_output = throughput(realistic(), platform, _more(repeat),
+                                                        clean=False)
+        report.realistic_digest = digest(realistic_output)
+        del realistic_output
     # Each render of the scaling figures holds only its own task set (see task_scaling).
 
     def small() -> list[Task]:
@@ -111,20 +131,26 @@ def measure(options: argparse.Namespace, types: list[str], scratch: Path) -> Rep
                                               _output_text(large(), platform), _more(repeat))
     if not options.skip_cli:
         report.cli = [_cli(scratch, platform, size, seed, types) for size in (n, 10 * n)]
+    # Last: importing flytekit fills the heap that every figure above is measured in.
     if "python" in types:
-        # Last: importing flytekit fills the heap that every figure above is measured in.
-        _side_by_side(report, generate_tasks(n, ["python"], seed=seed,
-                                             module=IN_MEMORY_MODULE), platform, repeat)
+        _side_by_side(report, "python", generate_tasks(n, ["python"], seed=seed,
+                                                       module=IN_MEMORY_MODULE),
+                      platform, repeat, clean=True)
+    if realistic_types and "flytekit is not installed" not in " ".join(
+            report.extra.get("skipped", [])):
+        _side_by_side(report, "realistic", realistic(), platform, _more(repeat),
+                      clean=False)
     return report
 
 
-def _side_by_side(report: Report, tasks: list[Task], platform: Path, repeat: int) -> None:
-    compared = side_by_side(tasks, platform, repeat)
-    if isinstance(compared, str):
-        print(f"note: {compared}")
-        report.extra.setdefault("skipped", []).append(compared)
-    else:
-        report.side_by_side = compared
+def _side_by_side(report: Report, workload: str, tasks: list[Task], platform: Path,
+                  repeat: int, *, clean: bool) -> None:
+    compared, notes = side_by_side(tasks, platform, repeat, workload=workload, clean=clean)
+    for note in notes:
+        print(f"note: {note}")
+        report.extra.setdefault("skipped", []).append(note)
+    if compared is not None:
+        report.side_by_side[workload] = compared
 
 
 def _output_text(tasks: list[Task], platform: Path) -> str:

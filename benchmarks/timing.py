@@ -84,17 +84,18 @@ def bracketed(a: Timed, b: Timed, repeat: int) -> Paired:
 
 
 def render_in_memory(tasks: Sequence[Task], platform: Path, keep: list[Any] | None = None,
-                     *, collect: bool = True) -> float:
+                     *, collect: bool = True, clean: bool = True) -> float:
     """Seconds to resolve and build every manifest of ``tasks`` into memory.
 
     A fresh render context per run (nothing is reused between runs), with its template
     folder read before the clock starts: that is a one-off cost per render, not per task.
     The manifests go to ``keep`` when given (so the floor can copy the same output).
-    ``collect=False`` times with the cyclic garbage collector off.
+    ``collect=False`` times with the cyclic garbage collector off; ``clean=False`` starts
+    the clock without collecting first, on whatever heap the process has, as users run.
     """
     context = make_context(platform=platform, plugin_manager=plugin_manager())
     _ = context.store
-    with _collector(collect):
+    with _collector(collect, clean=clean):
         start = time.process_time()
         manifests = list(iter_render(tasks, context))
         elapsed = time.process_time() - start
@@ -117,10 +118,10 @@ def render_streamed(tasks: Sequence[Task], platform: Path) -> float:
     return elapsed
 
 
-def json_floor(manifests: list[Any], *, collect: bool = True) -> float:
+def json_floor(manifests: list[Any], *, collect: bool = True, clean: bool = True) -> float:
     """Seconds to ``json.loads(json.dumps(...))`` the manifests: the cost of merely
     producing a copy of the output."""
-    return cpu_seconds(lambda: json.loads(json.dumps(manifests)), collect=collect)
+    return cpu_seconds(lambda: json.loads(json.dumps(manifests)), collect=collect, clean=clean)
 
 
 def json_load(text: str, *, collect: bool = True) -> float:
@@ -128,10 +129,12 @@ def json_load(text: str, *, collect: bool = True) -> float:
     return cpu_seconds(lambda: json.loads(text), collect=collect)
 
 
-def cpu_seconds(work: Callable[[], object], *, collect: bool = True) -> float:
-    """CPU seconds of ``work()`` from a clean heap, the collector on (as users run) or
-    off; what it made is dropped once the clock has stopped."""
-    with _collector(collect):
+def cpu_seconds(work: Callable[[], object], *, collect: bool = True,
+                clean: bool = True) -> float:
+    """CPU seconds of ``work()`` from a clean heap (unless ``clean`` is False), the
+    collector on (as users run) or off; what it made is dropped once the clock has
+    stopped."""
+    with _collector(collect, clean=clean):
         start = time.process_time()
         made = work()
         elapsed = time.process_time() - start
@@ -140,9 +143,11 @@ def cpu_seconds(work: Callable[[], object], *, collect: bool = True) -> float:
 
 
 @contextmanager
-def _collector(enabled: bool) -> Iterator[None]:
-    """A clean heap to start from; the cyclic collector on (as users run) or off."""
-    gc.collect()
+def _collector(enabled: bool, *, clean: bool = True) -> Iterator[None]:
+    """A clean heap to start from (``clean``); the cyclic collector on (as users run) or
+    off."""
+    if clean:
+        gc.collect()
     if not enabled:
         gc.disable()
     try:

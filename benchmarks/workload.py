@@ -18,6 +18,7 @@ from podtemplate import PodTemplate, Resources, Task
 
 __all__ = [
     "INLINE_TEMPLATE_POOL",
+    "REALISTIC_TYPES",
     "NAMED_TEMPLATES",
     "Workload",
     "inline_template",
@@ -30,6 +31,8 @@ NAMED_TEMPLATES = ("gpu-a100", "highmem", "spot", "secure")
 # Distinct inline templates per workload: teams share a handful of templates between
 # many tasks, which is also what makes per-template caching matter.
 INLINE_TEMPLATE_POOL = 16
+# The realistic mix: every task its own template, over the task types users run most.
+REALISTIC_TYPES = ("python", "container", "pytorch", "dask", "spark", "ray")
 ZONES = ("eu-west-1a", "eu-west-1b", "eu-west-1c")
 TEAMS = ("search", "ads", "vision", "speech", "ranking", "forecast")
 IMAGES = tuple(f"ghcr.io/acme/{name}:{tag}" for name in ("train", "etl", "serve", "eval")
@@ -157,6 +160,18 @@ def inline_template(rng: random.Random, index: int) -> PodTemplate:
                        annotations={"acme.io/owner": f"{team}@acme.io"})
 
 
+def full_role_template(rng: random.Random, role: str, index: int) -> PodTemplate:
+    """A role's own full template, as rich as a task's (the realistic mix gives one to
+    every Spark and Ray role): the task template's shape plus the role's env var."""
+    template = inline_template(rng, index)
+    spec = dict(template.pod_spec)
+    primary, *rest = spec["containers"]
+    spec["containers"] = [{**primary, "env": [*primary["env"], {"name": "ROLE",
+                                                                 "value": role}]}, *rest]
+    return PodTemplate(pod_spec=spec, labels={**template.labels, "acme.io/role": role},
+                       annotations=template.annotations)
+
+
 def role_template(rng: random.Random, role: str) -> PodTemplate:
     """A role's own template (layer 5): placement and a role-specific env var."""
     pool = rng.choice(("a100", "h100", "cpu-large"))
@@ -189,8 +204,10 @@ class TaskSettings:
                 "interruptible": self.interruptible}
 
 
-def task_settings(rng: random.Random, name: str, pool: list[PodTemplate]) -> TaskSettings:
-    """Image, ten env vars, resources and template choices of one task."""
+def task_settings(rng: random.Random, name: str, pool: list[PodTemplate], *,
+                  own: PodTemplate | None = None) -> TaskSettings:
+    """Image, ten env vars, resources and template choices of one task; ``own`` is the
+    task's own template (the realistic mix), else one is drawn from ``pool``."""
     env = {f"VAR_{j}": f"{rng.randint(0, 10**6)}" for j in range(9)}
     env["RUN_ID"] = name
     cpu = rng.choice(("1", "2", "4", "500m"))
@@ -202,7 +219,7 @@ def task_settings(rng: random.Random, name: str, pool: list[PodTemplate]) -> Tas
         env=env,
         requests=Resources(cpu=cpu, memory=memory),
         limits=Resources(memory=memory),
-        pod_template=rng.choice(pool) if rng.random() < 0.75 else None,
+        pod_template=own or (rng.choice(pool) if rng.random() < 0.75 else None),
         pod_template_name=rng.choice(NAMED_TEMPLATES) if named < 0.4 else None,
         interruptible=rng.random() < 0.2,
     )

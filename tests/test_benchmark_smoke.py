@@ -15,7 +15,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def test_harness_prints_every_figure_as_its_last_line() -> None:
-    done = subprocess.run([sys.executable, "-m", "benchmarks", "-n", "8", "--repeat", "1"],
+    done = subprocess.run([sys.executable, "-m", "benchmarks", "-n", "8", "--repeat", "1",
+                           "--realistic-n", "12"],
                           cwd=REPO, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.strip().splitlines()
@@ -34,11 +35,16 @@ def test_harness_prints_every_figure_as_its_last_line() -> None:
         assert isinstance(target["met"], bool), name
     assert figures["cli_peak_rss_mb"]["10n"] > 0
     side = figures["flytekit_side_by_side"]
+    realistic = figures["realistic"]
+    assert realistic["tasks"] == 12 and realistic["tasks_per_s"] > 0
+    assert isinstance(realistic["floor_ratio"], float)
     if importlib.util.find_spec("flytekit") is None:  # the project's venvs have none
-        assert side is None
+        assert side is None and realistic["flytekit_target_met"] is None
         assert any("flytekit is not installed" in note for note in figures["skipped"])
     else:
-        assert side["tasks"] == 8 and side["flytekit_over_podtemplate"] > 0
+        assert side["python"]["tasks"] == 8 and side["python"]["flytekit_over_podtemplate"] > 0
+        assert side["realistic"]["tasks"] == 12
+        assert isinstance(realistic["flytekit_target_met"], bool)
     assert "floor_ratio" in done.stdout.split(lines[-1])[0]  # the table came first
 
 

@@ -242,7 +242,7 @@ def test_union_dedup_is_linear_in_list_size(monkeypatch: pytest.MonkeyPatch) -> 
         raise AssertionError("a long union list is searched item by item")
 
     monkeypatch.setattr(merge_module, "_ident", counting)
-    monkeypatch.setattr(merge_module, "_union_position", searched)
+    monkeypatch.setattr(merge_module, "union_position", searched)
     many = [{"key": f"k{i}", "operator": "Exists"} for i in range(5000)]
     out = merge({"tolerations": many}, {"tolerations": list(reversed(many))})
     assert out["tolerations"] == many

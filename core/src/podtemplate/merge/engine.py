@@ -23,7 +23,9 @@ from typing import Any
 
 from ..errors import MergeError
 from . import aliases as _merge_aliases
+from ._fast import PLAIN, SEARCHED, is_flat, plain_values, union_position
 from ._list_rules import LIST_RULES
+from .record import Record, drop, forget, record_leaf, take_origins
 from .rules import (
     DELETE,
     EMPTY,
@@ -78,18 +80,6 @@ KEYED_DEVIATIONS: dict[str, tuple[str, ...]] = {
 _DIRECTIVES = (REPLACE, DELETE, MERGE)
 _UNKNOWN_FIX = "use $patch: replace, delete or merge"
 _GONE = object()  # marks a deleted slot of a keyed list until the list is compacted
-_PLAIN = frozenset({str, int, bool, float})  # leaf types, set as they are
-_SEARCHED = 16  # union lists up to this length (old and new items) are searched, not indexed
-
-
-class _Record:
-    """Provenance being written: concrete field path -> name of the layer that set it."""
-
-    __slots__ = ("layer", "paths")
-
-    def __init__(self, paths: dict[str, str], layer: str) -> None:
-        self.paths = paths
-        self.layer = layer
 
 
 @functools.cache
@@ -133,7 +123,7 @@ def merge_into(target: dict[str, Any], higher: Mapping[str, Any], *, root: str =
     from ``higher`` is copied. Folding layers: ``acc = {}``, then ``merge_into`` each layer.
     On :class:`MergeError` ``target`` is left partly merged: discard it.
     """
-    record = None if provenance is None else _Record(provenance, layer)
+    record = None if provenance is None else Record(provenance, layer)
     try:
         _merge_dict(target, higher, _rules_at(root), None if record is None else root, record)
     except Malformed as err:
@@ -183,7 +173,7 @@ def expand_container_aliases(spec: Mapping[str, Any], *, primary_name: str,
 
 
 def _merge_dict(target: dict[str, Any], higher: Mapping[str, Any], node: Node,
-                path: str | None, record: _Record | None) -> None:
+                path: str | None, record: Record | None) -> None:
     """Merge ``higher`` into ``target`` key by key. ``path`` is None unless recording."""
     items: Any = higher.items()
     if PATCH in higher:
@@ -191,20 +181,20 @@ def _merge_dict(target: dict[str, Any], higher: Mapping[str, Any], node: Node,
     fields, fallback = node.fields, node.fallback
     for key, value in items:
         try:
-            if type(value) in _PLAIN:  # most values: tested first, and exactly
+            if type(value) in PLAIN:  # most values: tested first, and exactly
                 if path is not None and record is not None:
-                    _record_leaf(target, key, fields.get(key, fallback), path, record)
+                    record_leaf(target, key, fields.get(key, fallback), path, record)
                 target[key] = value
             elif value is None:
                 if key in target:
-                    _drop(target, key, fields.get(key, fallback), path, record)
+                    drop(target, key, fields.get(key, fallback), path, record)
             elif isinstance(value, dict):
                 _merge_child_dict(target, key, value, fields.get(key, fallback), path, record)
             elif isinstance(value, (list, tuple)):
                 _merge_child_list(target, key, value, fields.get(key, fallback), path, record)
             else:
                 if path is not None and record is not None:
-                    _record_leaf(target, key, fields.get(key, fallback), path, record)
+                    record_leaf(target, key, fields.get(key, fallback), path, record)
                 target[key] = value
         except Malformed as err:
             err.parts.append(f".{key}")
@@ -212,10 +202,10 @@ def _merge_dict(target: dict[str, Any], higher: Mapping[str, Any], node: Node,
 
 
 def _merge_child_dict(target: dict[str, Any], key: str, value: Mapping[str, Any], node: Node,
-                      path: str | None, record: _Record | None) -> None:
+                      path: str | None, record: Record | None) -> None:
     if value.get(PATCH) == DELETE:
         if key in target:
-            _drop(target, key, node, path, record)
+            drop(target, key, node, path, record)
         return
     cpath = None if path is None else join(path, key)
     old = target.get(key)
@@ -223,7 +213,7 @@ def _merge_child_dict(target: dict[str, Any], key: str, value: Mapping[str, Any]
         _merge_dict(old, value, node, cpath, record)
     else:
         if old is not None and record is not None and cpath is not None:
-            _forget(record, cpath, old, node)
+            forget(record, cpath, old, node)
         old = target[key] = {}
         _merge_dict(old, value, node, cpath, record)
     if record is not None and cpath is not None:
@@ -235,7 +225,7 @@ def _merge_child_dict(target: dict[str, Any], key: str, value: Mapping[str, Any]
 
 
 def _merge_child_list(target: dict[str, Any], key: str, value: Sequence[Any], node: Node,
-                      path: str | None, record: _Record | None) -> None:
+                      path: str | None, record: Record | None) -> None:
     if isinstance(key, str) and key.startswith("$"):
         # $retainKeys, $setElementOrder/..., $deleteFromPrimitiveList/... are not supported;
         # silently copying them would put them into the manifest.
@@ -245,7 +235,7 @@ def _merge_child_list(target: dict[str, Any], key: str, value: Sequence[Any], no
     old = target.get(key)
     if not isinstance(old, list):
         if old is not None and record is not None and cpath is not None:
-            _forget(record, cpath, old, node)
+            forget(record, cpath, old, node)
         old = None
     merged = _merge_list(old, value, node, cpath, record)
     if merged or not value:
@@ -259,14 +249,14 @@ def _merge_child_list(target: dict[str, Any], key: str, value: Sequence[Any], no
 
 
 def _dict_directive(target: dict[str, Any], higher: Mapping[str, Any], node: Node,
-                    path: str | None, record: _Record | None) -> list[tuple[str, Any]]:
+                    path: str | None, record: Record | None) -> list[tuple[str, Any]]:
     """Apply a dict-level ``$patch`` to ``target``; return the other fields of ``higher``."""
     patch = higher[PATCH]
     if patch is not None and patch not in _DIRECTIVES:
         raise Malformed(f"unknown directive $patch: {patch!r}", fix=_UNKNOWN_FIX)
     if patch in (REPLACE, DELETE):
         if record is not None and path is not None:
-            _forget(record, path, target, node)
+            forget(record, path, target, node)
         target.clear()
         if patch == DELETE:
             return []
@@ -275,7 +265,7 @@ def _dict_directive(target: dict[str, Any], higher: Mapping[str, Any], node: Nod
 
 def _fresh(value: Any, node: Node) -> Any:
     """``value`` merged over nothing: a clean, rule-conforming copy."""
-    if _is_flat(value):
+    if is_flat(value):
         return {**value}  # a toleration, a label selector term...
     if isinstance(value, dict):
         new: dict[str, Any] = {}
@@ -290,11 +280,11 @@ def _fresh(value: Any, node: Node) -> Any:
 
 
 def _merge_list(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
-                record: _Record | None) -> list[Any]:
+                record: Record | None) -> list[Any]:
     """Merge list ``items`` over ``old`` (owned, may be reused) by the rule at ``node``."""
     if items and _is_replace_marker(items[0]):
         if old and record is not None and path is not None:
-            _forget(record, path, old, node)
+            forget(record, path, old, node)
         old, items = None, items[1:]
     kind = node.kind
     if kind == MAP:
@@ -303,18 +293,11 @@ def _merge_list(old: list[Any] | None, items: Sequence[Any], node: Node, path: s
         return _merge_union(old, items, node, path, record)
     if record is not None and path is not None:
         if old is not None:
-            _forget(record, path, old, node)
+            forget(record, path, old, node)
         record.paths[path] = record.layer  # an atomic list is one value
-    if _PLAIN.issuperset(map(type, items)):  # command, args, values...: checked in C
+    if plain_values(items):  # command, args, values...: copied whole
         return list(items)
     return _copy_items(items, node.item or EMPTY)
-
-
-def _is_flat(value: Any) -> bool:
-    """A plain dict of plain values without a directive: merging it key by key sets each
-    value as it is, so it can be copied or applied whole (checked in C)."""
-    return (type(value) is dict and PATCH not in value
-            and _PLAIN.issuperset(map(type, value.values())))
 
 
 def _is_replace_marker(item: Any) -> bool:
@@ -354,7 +337,7 @@ def _copy_items(items: Sequence[Any], item_node: Node) -> list[Any]:
 
 
 def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
-                 record: _Record | None) -> list[Any]:
+                 record: Record | None) -> list[Any]:
     out = old if old is not None else []
     # ``out`` holds merge results only, whose keys were checked when they were merged in.
     single = node.keys[0] if node.single else None
@@ -376,7 +359,7 @@ def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
                 key = key_of(item, node)
             else:
                 key = item.get(single)
-                if key is not None and type(key) not in _PLAIN:
+                if key is not None and type(key) not in PLAIN:
                     key = key_of(item, node)  # raises if the key is not a plain value
             patch = item.get(PATCH)
             if patch is not None:
@@ -385,7 +368,7 @@ def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
                     deleted = _delete_keyed(out, index, item, key, node, path, record) or deleted
                     continue
             pos = index.get(key)
-            if record is None and _is_flat(item):
+            if record is None and is_flat(item):
                 # An env var, a port, a mount...: the key-by-key merge below would set
                 # each value as it is, which dict operations do in C.
                 if pos is None:
@@ -411,7 +394,7 @@ def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
 
 
 def _delete_keyed(out: list[Any], index: dict[Any, int], item: Mapping[str, Any], key: Any,
-                  node: Node, path: str | None, record: _Record | None) -> bool:
+                  node: Node, path: str | None, record: Record | None) -> bool:
     """Remove the item with ``key``; its slot is compacted after the whole list."""
     missing = [name for name in node.required if item.get(name) is None]
     if missing:
@@ -421,7 +404,7 @@ def _delete_keyed(out: list[Any], index: dict[Any, int], item: Mapping[str, Any]
     if pos is None:
         return False  # deleting what nothing inherited is fine, as in Kubernetes
     if record is not None and path is not None:
-        _forget(record, f"{path}[{render_key(key)}]", out[pos], node.item or EMPTY)
+        forget(record, f"{path}[{render_key(key)}]", out[pos], node.item or EMPTY)
     out[pos] = _GONE
     return True
 
@@ -431,10 +414,10 @@ def _ident(item: Any) -> Any:
     type-aware for plain values (``1``, ``1.0``, ``True`` and ``"1"`` differ)."""
     kind = type(item)
     if kind is dict or isinstance(item, dict):
-        return frozenset([(key, (type(value), value) if type(value) in _PLAIN
+        return frozenset([(key, (type(value), value) if type(value) in PLAIN
                            else _ident(value)) for key, value in item.items()])
     if kind is list or isinstance(item, (list, tuple)):
-        return (list, tuple([(type(value), value) if type(value) in _PLAIN
+        return (list, tuple([(type(value), value) if type(value) in PLAIN
                              else _ident(value) for value in item]))
     try:
         hash(item)
@@ -444,15 +427,15 @@ def _ident(item: Any) -> Any:
 
 
 def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
-                 record: _Record | None) -> list[Any]:
+                 record: Record | None) -> list[Any]:
     out = old if old is not None else []
     # Provenance of union items is by index; it is popped now and rewritten at the end,
     # because deletions shift indices.
-    origins = _take_origins(record, path, len(out))
+    origins = take_origins(record, path, len(out))
     layer = None if record is None else record.layer
     # Short lists (tolerations, envFrom) are searched; long ones indexed once, so that
     # the merge stays linear.
-    seen = None if len(out) + len(items) <= _SEARCHED else _union_index(out)
+    seen = None if len(out) + len(items) <= SEARCHED else _union_index(out)
     item_node = node.item or EMPTY
     for position, item in enumerate(items):
         try:
@@ -466,7 +449,7 @@ def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
                     continue
             new = _fresh(item, item_node)
             if seen is None:
-                pos = _union_position(out, new)
+                pos = union_position(out, new, _ident)
             else:
                 ident = _ident(new)
                 pos = seen.get(ident)
@@ -493,21 +476,6 @@ def _union_index(out: list[Any]) -> dict[Any, int]:
     return {_ident(existing): pos for pos, existing in enumerate(out)}
 
 
-def _union_position(out: list[Any], new: Any) -> int | None:
-    """Where ``out`` holds an item identical to ``new``. ``==`` is done in C and is True
-    whenever the identities agree (it only also equates ``1``, ``1.0`` and ``True``)."""
-    for pos, existing in enumerate(out):
-        if existing == new and _ident(existing) == _ident(new):
-            return pos
-    return None
-
-
-def _take_origins(record: _Record | None, path: str | None, size: int) -> list[Any] | None:
-    if record is None or path is None:
-        return None
-    return [record.paths.pop(f"{path}[{pos}]", None) for pos in range(size)]
-
-
 def _union_delete(out: list[Any], origins: list[Any] | None, item: Mapping[str, Any],
                   node: Node) -> list[Any] | None:
     """Drop, in place, the items matching every field the delete item gives."""
@@ -523,43 +491,3 @@ def _union_delete(out: list[Any], origins: list[Any] | None, item: Mapping[str, 
                     and all(existing.get(name) == value for name, value in wanted))]
     out[:] = [out[pos] for pos in keep]
     return None if origins is None else [origins[pos] for pos in keep]
-
-
-# --------------------------------------------------------------------------- provenance
-
-
-def _record_leaf(target: dict[str, Any], key: str, node: Node, path: str,
-                 record: _Record) -> None:
-    cpath = join(path, key)
-    old = target.get(key)
-    if isinstance(old, (dict, list)):
-        _forget(record, cpath, old, node)
-    record.paths[cpath] = record.layer
-
-
-def _drop(target: dict[str, Any], key: str, node: Node, path: str | None,
-          record: _Record | None) -> None:
-    old = target.pop(key)
-    if record is not None and path is not None:
-        _forget(record, join(path, key), old, node)
-
-
-def _forget(record: _Record, path: str, value: Any, node: Node) -> None:
-    """Remove the provenance of ``value`` at ``path``, which the merge just removed.
-
-    Walks the removed value rather than scanning every recorded path.
-    """
-    paths = record.paths
-    paths.pop(path, None)
-    if isinstance(value, dict):
-        for key, sub in value.items():
-            _forget(record, join(path, key), sub, node.fields.get(key, node.fallback))
-    elif isinstance(value, list):
-        if node.kind == MAP:
-            for item in value:
-                if isinstance(item, dict):
-                    _forget(record, f"{path}[{render_key(key_of(item, node))}]", item,
-                            node.item or EMPTY)
-        elif node.kind in (UNION, SET):
-            for pos in range(len(value)):
-                paths.pop(f"{path}[{pos}]", None)
