@@ -28,6 +28,7 @@ from .manifest import (
     TASK_TYPE_LABEL,
     get_path,
     object_metadata,
+    object_name,
     place,
     pod_manifest,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "function_entrypoint",
     "get_path",
     "object_metadata",
+    "object_name",
     "place",
     "pod_manifest",
     "task_layers",

@@ -10,7 +10,7 @@ from typing import Any, TypeVar, overload
 
 from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
-from .names import check_dns1123_label, to_dns1123
+from .naming import check_task_name, derive_object_name, name_digest
 from .sites import DefinitionSite, definition_site
 from .templates import ConfigModel, EnvValue, PodTemplate, Resources, normalize_env
 
@@ -57,6 +57,9 @@ class Task:
     override: PodTemplate | None = None
     module: str | None = None
     attribute: str | None = None
+    # The name of the task's objects, derived from ``name`` (model/naming.py); a render
+    # may qualify it to keep the objects of its tasks apart.
+    object_name: str = ""
     # Where the user defined the task (``@task(...)``, ``ContainerTask(...)``), for
     # ``explain``; not part of what the task is.
     defined_at: DefinitionSite | None = dataclasses.field(default=None, compare=False,
@@ -66,10 +69,14 @@ class Task:
     def __post_init__(self) -> None:
         if self.defined_at is None:
             object.__setattr__(self, "defined_at", definition_site())
+        if self.module is None and self.defined_at is not None:  # ContainerTask(...)
+            object.__setattr__(self, "module", self.defined_at.module)
         try:
-            check_dns1123_label(self.name, what="task name", field="name")
-            if isinstance(self.task_config, ConfigModel):
-                self.task_config.check_task_name(self.name)
+            check_task_name(self.name)
+            if not self.object_name:
+                object.__setattr__(self, "object_name", derive_object_name(self.name))
+            if isinstance(self.task_config, ConfigModel):  # the operator's name rule
+                self.task_config.check_task_name(self.object_name)
             if self.image is not None and not str(self.image).strip():
                 raise DefinitionError("image is empty", field="image",
                                       fix="give a container image such as python:3.11-slim")
@@ -94,14 +101,28 @@ class Task:
     def signature(self) -> inspect.Signature | None:
         return inspect.signature(self.fn) if self.fn is not None else None
 
-    def with_overrides(self, *, pod_template: PodTemplate | None = None) -> Task:
-        """A copy of this task carrying ``pod_template`` as its run override (layer 4),
-        merged over the task's own template and settings like any layer."""
+    def with_overrides(self, *, name: str | None = None,
+                       pod_template: PodTemplate | None = None,
+                       requests: Resources | None = None, limits: Resources | None = None,
+                       image: str | None = None, interruptible: bool | None = None) -> Task:
+        """A copy of this task carrying ``pod_template`` as its task override (layer 4),
+        merged over the task's own template and settings like any layer; ``requests``,
+        ``limits``, ``image`` and ``interruptible`` replace the task's own.
+
+        The copy is a task of its own, so it can live at module level beside the
+        original: it is named ``name``, else ``<name>-override-<hash>`` (the hash of what
+        is overridden, stable across runs)."""
         if pod_template is not None and not isinstance(pod_template, PodTemplate):
             raise DefinitionError("pod_template must be a PodTemplate", task=self.name,
                                   field="with_overrides.pod_template",
                                   fix="wrap the pod spec: PodTemplate(pod_spec={...})")
-        return dataclasses.replace(self, override=pod_template)
+        changes: dict[str, Any] = {"override": pod_template} if pod_template else {}
+        given = {"requests": requests, "limits": limits, "image": image,
+                 "interruptible": interruptible}
+        changes.update((key, value) for key, value in given.items() if value is not None)
+        if name is None:
+            name = f"{self.name}-override-{name_digest(repr(sorted(changes.items())))}"
+        return dataclasses.replace(self, **changes, name=name, object_name="")
 
 
 def _check_types(task: Task) -> None:
@@ -169,7 +190,7 @@ def task(
         if not callable(function) or not isinstance(getattr(function, "__name__", None), str):
             raise DefinitionError(f"@task decorates a function, not {brief(function)}",
                                   fix="put @task(...) on a def")
-        task_name = name or to_dns1123(function.__name__)
+        task_name = name or function.__name__
         task_type = task_type_of(task_config)
         if command is not None and task_type == "python":
             raise DefinitionError(
