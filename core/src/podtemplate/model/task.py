@@ -10,6 +10,7 @@ from typing import Any, TypeVar, overload
 
 from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
+from .names import parse_quantity
 from .naming import check_task_name, derive_object_name, name_digest
 from .sites import DefinitionSite, definition_site
 from .templates import ConfigModel, EnvValue, PodTemplate, Resources, normalize_env
@@ -157,6 +158,16 @@ def _check_gpu(requests: Resources | None, limits: Resources | None) -> None:
             f"gpu request {requests.gpu} differs from gpu limit {limits.gpu}",
             fix="Kubernetes needs the GPU request and limit equal: set one of them",
             field="requests.gpu")
+    if requests is None or limits is None:
+        return
+    wanted, ceiling = requests.to_k8s(), limits.to_k8s()
+    for name, value in wanted.items():
+        if name in ceiling and parse_quantity(value) > parse_quantity(ceiling[name]):
+            raise DefinitionError(
+                f"the {name} request {value} is above its limit {ceiling[name]}",
+                field=f"requests.{name}",
+                fix=f"lower requests {name} or raise limits {name}: Kubernetes refuses a "
+                "pod whose request is above its limit")
 
 
 @overload
@@ -190,7 +201,7 @@ def task(
         if not callable(function) or not isinstance(getattr(function, "__name__", None), str):
             raise DefinitionError(f"@task decorates a function, not {brief(function)}",
                                   fix="put @task(...) on a def")
-        task_name = name or function.__name__
+        task_name = name or function.__name__.strip("<>")  # <lambda>: lambda
         task_type = task_type_of(task_config)
         if command is not None and task_type == "python":
             raise DefinitionError(

@@ -44,6 +44,7 @@ from .layers import (
     template_layer,
     without_task_resources,
 )
+from .resources import reconcile_limits
 
 __all__ = [
     "LAYER_ORDER",
@@ -401,6 +402,8 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
         fold(acc, layer)
         proven = proven and layer_proven(layer, context)
     _check_primary_kept(acc, primary, layers)
+    reconcile_limits(acc, layers, primary, context=context, task=task.name,
+                     role=role_spec.name)
     fill = _fill_default_resources(acc, primary, context)
     for last in (fill, operator):
         if last is not None:
