@@ -20,6 +20,7 @@ from .errors import (
 )
 from .files.store import TemplateStore
 from .hookspecs import hookimpl
+from .inputs import inputs_for
 from .manifest import (
     DEFAULT_CONTAINER_ANNOTATION,
     ROLE_LABEL,
@@ -90,6 +91,7 @@ __all__ = [
     "sample_function_task",
     # building manifests
     "function_entrypoint",
+    "inputs_for",
     "get_path",
     "object_metadata",
     "object_name",

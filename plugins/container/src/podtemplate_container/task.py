@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from podtemplate import DefinitionError, PodTemplate, Resources, Task
 from podtemplate.plugin import EnvValue, defining_task
 
+from .inputs import ContainerInputsTask, check_placeholders, normalize_input_types
+
 __all__ = ["ContainerTask", "TASK_TYPE_NAME"]
 
 TASK_TYPE_NAME = "container"
@@ -23,6 +25,7 @@ def ContainerTask(
     pod_template: PodTemplate | None = None,
     pod_template_name: str | None = None,
     interruptible: bool = False,
+    inputs: Mapping[str, type] | None = None,
 ) -> Task:
     """A task that runs ``image`` with exactly ``command`` and ``args``; no Python needed
     in the image. Define it at module level: ``podtemplate render`` finds it there.
@@ -32,6 +35,9 @@ def ContainerTask(
     inline template cannot silently replace them; a run override can. When ``command``
     is given without ``args``, the container gets ``args: []``: the image's CMD is
     ignored by Kubernetes then, and a template's args must not sneak in either.
+
+    ``inputs={"a": int}`` declares typed inputs, as flytekit does: ``{{.inputs.a}}`` in
+    ``command`` or ``args`` is filled from ``--input a=3`` at render time.
     """
     with defining_task(name):
         if not isinstance(image, str) or not image.strip():
@@ -44,11 +50,13 @@ def ContainerTask(
                                   fix="leave command=None to run the image's ENTRYPOINT")
         if command_ is not None and args_ is None:
             args_ = ()
-    return Task(
+        inputs_ = normalize_input_types(inputs)
+        check_placeholders({"command": command_, "args": args_}, inputs_)
+    return ContainerInputsTask(
         name=name, task_type=TASK_TYPE_NAME, fn=None, image=image, command=command_,
         args=args_, env=dict(env or {}), requests=requests, limits=limits,
         pod_template=pod_template, pod_template_name=pod_template_name,
-        interruptible=interruptible,
+        interruptible=interruptible, inputs=inputs_,
     )
 
 
