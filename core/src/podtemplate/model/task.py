@@ -10,7 +10,8 @@ from typing import Any, TypeVar, overload
 
 from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
-from .names import parse_quantity
+from ..migration import warn_alias
+from .names import check_label_value, check_quantity, parse_quantity
 from .naming import check_task_name, derive_object_name, name_digest
 from .sites import DefinitionSite, definition_site
 from .templates import ConfigModel, EnvValue, PodTemplate, Resources, normalize_env
@@ -56,6 +57,10 @@ class Task:
     task_config: Any = None
     interruptible: bool = False
     override: PodTemplate | None = None
+    # flytekit's accelerator=: the value of the platform's acceleratorLabel node selector.
+    accelerator: str | None = None
+    # flytekit's shared_memory=: a memory-backed /dev/shm (True: unsized; "2Gi": sized).
+    shared_memory: bool | str | None = None
     module: str | None = None
     attribute: str | None = None
     # The name of the task's objects, derived from ``name`` (model/naming.py); a render
@@ -88,6 +93,7 @@ class Task:
                 raise DefinitionError("pod_template_name is empty", field="pod_template_name",
                                       fix="name a template or leave pod_template_name unset")
             _check_types(self)
+            _check_flyte_settings(self)
             normalize_env(self.env)
             _check_gpu(self.requests, self.limits)
         except PodTemplateError as error:
@@ -152,6 +158,28 @@ def _check_types(task: Task) -> None:
                               fix="write interruptible=True")
 
 
+def _check_flyte_settings(task: Task) -> None:
+    accelerator = task.accelerator
+    if accelerator is not None and (not isinstance(accelerator, str) or not accelerator
+                                    or len(accelerator) > 63):
+        device = getattr(accelerator, "device", None)
+        fix = (f"write accelerator={device!r}" if isinstance(device, str)
+               else "give the accelerator's node label value, e.g. accelerator="
+               "'nvidia-tesla-a100'")
+        raise DefinitionError(f"accelerator must be a label value, not {brief(accelerator)}",
+                              field="accelerator", fix=fix)
+    if accelerator is not None:
+        check_label_value(accelerator, field="accelerator")
+    shm = task.shared_memory
+    if shm is None or shm is True or shm is False:
+        return
+    size = check_quantity(shm, field="shared_memory") if isinstance(shm, str) else None
+    if size is None or parse_quantity(size) <= 0:
+        raise DefinitionError(f"shared_memory must be True or a size, not {brief(shm)}",
+                              field="shared_memory", fix="write shared_memory=True or "
+                              "shared_memory='2Gi'")
+
+
 def _check_gpu(requests: Resources | None, limits: Resources | None) -> None:
     if requests and limits and requests.gpu and limits.gpu and requests.gpu != limits.gpu:
         raise DefinitionError(
@@ -180,7 +208,8 @@ def task(
     command: Sequence[str] | None = None, env: Mapping[str, EnvValue] | None = None,
     requests: Resources | None = None, limits: Resources | None = None,
     pod_template: PodTemplate | None = None, pod_template_name: str | None = None,
-    task_config: Any = None, interruptible: bool = False,
+    task_config: Any = None, interruptible: bool = False, accelerator: str | None = None,
+    shared_memory: bool | str | None = None, container_image: str | None = None,
 ) -> Callable[[F], Task]: ...
 
 
@@ -190,11 +219,23 @@ def task(
     env: Mapping[str, EnvValue] | None = None, requests: Resources | None = None,
     limits: Resources | None = None, pod_template: PodTemplate | None = None,
     pod_template_name: str | None = None, task_config: Any = None,
-    interruptible: bool = False,
+    interruptible: bool = False, accelerator: str | None = None,
+    shared_memory: bool | str | None = None, container_image: str | None = None,
 ) -> Task | Callable[[Callable[..., Any]], Task]:
     """Declare a task. ``task_config`` selects a distributed task type (``PyTorch(...)``);
     without it the task runs as one ``v1 Pod``. ``command`` is for task types that run a
-    command instead of the function; Python tasks run the function through the executor."""
+    command instead of the function; Python tasks run the function through the executor.
+
+    As in flytekit, ``accelerator="nvidia-tesla-a100"`` selects nodes by the platform's
+    ``acceleratorLabel`` and ``shared_memory=True`` (or a size such as ``"2Gi"``) mounts a
+    memory-backed ``/dev/shm`` in every pod of the task. ``container_image=`` is taken
+    for ``image=`` with a warning."""
+    if container_image is not None:
+        if image is not None:
+            raise DefinitionError("image and container_image both given", field="image",
+                                  fix="give the image once, as image=...")
+        warn_alias("@task(container_image=...)", "@task(image=...)")
+        image = container_image
 
     @guarded
     def wrap(function: Callable[..., Any]) -> Task:
@@ -213,7 +254,8 @@ def task(
             env=dict(env) if isinstance(env, Mapping) else env or {},
             requests=requests, limits=limits, pod_template=pod_template,
             pod_template_name=pod_template_name, task_config=task_config,
-            interruptible=interruptible, module=function.__module__,
+            interruptible=interruptible, accelerator=accelerator,
+            shared_memory=shared_memory, module=function.__module__,
             attribute=function.__name__,
         )
 

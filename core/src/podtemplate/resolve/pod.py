@@ -36,6 +36,7 @@ from ._fast import (
     primary_only,
     shared_prefix,
 )
+from .flyte import resource_tolerations, task_pod_settings
 from .layers import (
     Layer,
     scheduling_only,
@@ -173,8 +174,9 @@ def _task_settings_layer(of: _RoleInputs) -> Layer | None:
         return None
     task = of.task
     parts = _settings_parts(task, of.context.platform.gpu_resource_name, of.context)
+    pod = task_pod_settings(task, of.primary, of.context)  # accelerator, shared memory
     return settings_layer("task settings", parts, primary=of.primary, image=task.image,
-                          command=task.command, args=task.args)
+                          command=task.command, args=task.args, pod=pod)
 
 
 def _role_named_template_layer(of: _RoleInputs) -> Layer | None:
@@ -405,7 +407,10 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     reconcile_limits(acc, layers, primary, context=context, task=task.name,
                      role=role_spec.name)
     fill = _fill_default_resources(acc, primary, context)
-    for last in (fill, operator):
+    if fill is not None:
+        fold(acc, fill)
+        proven = proven and layer_proven(fill, context)
+    for last in (resource_tolerations(acc, context), operator):
         if last is not None:
             fold(acc, last)
             proven = proven and layer_proven(last, context)
