@@ -34,6 +34,7 @@ from .manifest import (
     pod_manifest,
 )
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
+from .migration import MigrationWarning, warn_alias
 from .model.names import (
     check_dns1035_label,
     check_dns1123_label,
@@ -92,6 +93,9 @@ __all__ = [
     # building manifests
     "function_entrypoint",
     "inputs_for",
+    # flytekit spellings kept with a warning (docs/from-flytekit.md)
+    "MigrationWarning",
+    "warn_alias",
     "get_path",
     "object_metadata",
     "object_name",

@@ -210,6 +210,7 @@ def task(
     pod_template: PodTemplate | None = None, pod_template_name: str | None = None,
     task_config: Any = None, interruptible: bool = False, accelerator: str | None = None,
     shared_memory: bool | str | None = None, container_image: str | None = None,
+    environment: Mapping[str, EnvValue] | None = None,
 ) -> Callable[[F], Task]: ...
 
 
@@ -221,6 +222,7 @@ def task(
     pod_template_name: str | None = None, task_config: Any = None,
     interruptible: bool = False, accelerator: str | None = None,
     shared_memory: bool | str | None = None, container_image: str | None = None,
+    environment: Mapping[str, EnvValue] | None = None,
 ) -> Task | Callable[[Callable[..., Any]], Task]:
     """Declare a task. ``task_config`` selects a distributed task type (``PyTorch(...)``);
     without it the task runs as one ``v1 Pod``. ``command`` is for task types that run a
@@ -228,14 +230,20 @@ def task(
 
     As in flytekit, ``accelerator="nvidia-tesla-a100"`` selects nodes by the platform's
     ``acceleratorLabel`` and ``shared_memory=True`` (or a size such as ``"2Gi"``) mounts a
-    memory-backed ``/dev/shm`` in every pod of the task. ``container_image=`` is taken
-    for ``image=`` with a warning."""
+    memory-backed ``/dev/shm`` in every pod of the task. flytekit's ``container_image=``
+    and ``environment=`` are taken for ``image=`` and ``env=`` with a warning."""
     if container_image is not None:
         if image is not None:
             raise DefinitionError("image and container_image both given", field="image",
                                   fix="give the image once, as image=...")
         warn_alias("@task(container_image=...)", "@task(image=...)")
         image = container_image
+    if environment is not None:
+        if env is not None:
+            raise DefinitionError("env and environment both given", field="env",
+                                  fix="give the variables once, as env={...}")
+        warn_alias("@task(environment=...)", "@task(env=...)")
+        env = environment
 
     @guarded
     def wrap(function: Callable[..., Any]) -> Task:

@@ -98,7 +98,7 @@ def _interruptible(task: Task, role_spec: RoleSpec) -> bool:
         return role_spec.interruptible
     if role_spec.role is not None and role_spec.role.interruptible is not None:
         return role_spec.role.interruptible
-    return task.interruptible
+    return task.interruptible and role_spec.task_interruptible
 
 
 def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
