@@ -124,7 +124,7 @@ def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     """The job runner, scheduler and worker roles of ``task``, in manifest order."""
     config = config_of(task, Dask)
     if task.task_config is None:  # a task built without a config: the defaults' rule
-        config.check_task_name(task.name)
+        config.check_task_name(task.object_name)
     _check_no_command(task)
     job = _role_spec("job-runner", config.job_runner, _operator_layer(
         function_entrypoint(task, context, CONTAINER_NAMES["job-runner"])))
