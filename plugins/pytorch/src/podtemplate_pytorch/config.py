@@ -105,11 +105,13 @@ class PyTorch(ConfigModel):
     ``master`` and ``worker`` are :class:`podtemplate.Role` configs, each resolved on its
     own over the task's template and settings. ``worker.replicas`` is the number of
     workers (default 1; with ``elastic``, ``min_replicas``). A job without ``elastic``
-    also runs exactly one master, rank 0. ``shm_size`` mounts a memory-backed emptyDir of
-    that size at /dev/shm in every replica (PyTorch data loaders need more than the
-    64Mi default). ``restart_policy`` is each replica's restart policy (``Always``,
-    ``OnFailure``, ``Never`` or the operator's ``ExitCode``); unset, a template's pod
-    ``restartPolicy`` is used, else ``OnFailure``.
+    also runs exactly one master, rank 0. Every replica gets a memory-backed emptyDir at
+    /dev/shm (PyTorch data loaders need more than the container runtime's 64Mi; flytekit
+    mounts one by default too), unsized - bounded by the pod's memory limit - unless a
+    template already mounts something there; ``shm_size="16Gi"`` sizes it (and owns it),
+    ``shm_size=False`` leaves /dev/shm alone. ``restart_policy`` is each replica's restart
+    policy (``Always``, ``OnFailure``, ``Never`` or the operator's ``ExitCode``); unset, a
+    template's pod ``restartPolicy`` is used, else ``OnFailure``.
     """
 
     task_type: ClassVar[str] = "pytorch"
@@ -118,7 +120,7 @@ class PyTorch(ConfigModel):
     worker: Role | None = None
     run_policy: RunPolicy | None = None
     elastic: Elastic | None = None
-    shm_size: str | None = None
+    shm_size: str | Literal[False] | None = None
     restart_policy: RestartPolicy | None = None
 
     @model_validator(mode="before")
@@ -131,9 +133,11 @@ class PyTorch(ConfigModel):
 
     @field_validator("shm_size", mode="before")
     @classmethod
-    def _shm_size(cls, value: Any) -> str | None:
-        if value is None:
+    def _shm_size(cls, value: Any) -> str | Literal[False] | None:
+        if value is None or value is True:
             return None
+        if value is False:
+            return False
         size = check_quantity(value, field="task_config.shm_size")
         if parse_quantity(size) <= 0:
             raise DefinitionError(f"shm_size must be positive, got {size!r}",
