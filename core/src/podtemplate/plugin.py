@@ -47,6 +47,7 @@ from .model.names import (
     parse_quantity,
     to_dns1123,
 )
+from .model.naming import check_task_name, derive_object_name
 from .model.podspec import validate_pod_spec, validate_pod_template_spec
 from .model.roles import (
     POD_ROLE,
@@ -58,7 +59,15 @@ from .model.roles import (
     single_pod_role,
 )
 from .model.task import Task, defining_task, sample_function_task
-from .model.templates import ConfigModel, EnvValue, Int32, PodTemplate, Resources, Role
+from .model.templates import (
+    ConfigModel,
+    EnvValue,
+    Int32,
+    PodTemplate,
+    Resources,
+    Role,
+    normalize_env,
+)
 from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
 from .resolve.layers import Layer
 from .resolve.pod import task_layers
@@ -80,6 +89,7 @@ __all__ = [
     # the shared concepts
     "ConfigModel",
     "EnvValue",
+    "normalize_env",
     "Int32",
     "PodTemplate",
     "Resources",
@@ -93,6 +103,9 @@ __all__ = [
     # building manifests
     "function_entrypoint",
     "inputs_for",
+    # the object-name rule (docs/from-flytekit.md, "Names")
+    "check_task_name",
+    "derive_object_name",
     # flytekit spellings kept with a warning (docs/from-flytekit.md)
     "MigrationWarning",
     "warn_alias",

@@ -54,7 +54,8 @@ SUBMITTER_OWNED = (
 
 
 def worker_role_name(group: WorkerGroup) -> str:
-    return f"worker:{group.name}"
+    """``worker:<group name as KubeRay gets it>`` (``worker:test-group``)."""
+    return f"worker:{group.group_name}"
 
 
 def worker_path(index: int) -> str:
