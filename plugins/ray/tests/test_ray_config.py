@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from podtemplate import DefinitionError, InvalidNameError, Role
+from podtemplate import DefinitionError, Role
 from podtemplate_ray import Head, Ray, WorkerGroup
 
 
@@ -71,7 +71,7 @@ def test_negative_counts_are_rejected(label: str) -> None:
 
 @pytest.mark.parametrize("name", ["-gpu", "", "gpu a100", "gpu/a100", "__"])
 def test_group_name_must_be_a_name(name: str) -> None:
-    with pytest.raises(DefinitionError, match="worker group name .* is not valid"):
+    with pytest.raises(DefinitionError, match=r"worker group name .* is not valid"):
         WorkerGroup(name=name)
 
 

@@ -100,7 +100,7 @@ def _alias(value: Any, alias: Any, old: str, new: str) -> Any:
     if value is not None:
         raise DefinitionError(f"{old} and {new} both given", field=new,
                               fix=f"give it once, as {new}")
-    warn_alias(old, new, stacklevel=4)
+    warn_alias(old, new)
     return alias
 
 

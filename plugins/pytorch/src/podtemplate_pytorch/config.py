@@ -12,6 +12,8 @@ from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
 from podtemplate.plugin import check_dns1035_label, check_quantity, parse_quantity
 from pydantic import Field, field_validator, model_validator
 
+from .flytekit import elastic_arguments
+
 __all__ = ["CONTAINER_NAME", "Elastic", "PyTorch", "RestartPolicy", "RunPolicy",
            "check_primary_name", "longest_pod_names"]
 
@@ -62,6 +64,7 @@ class Elastic(ConfigModel):
 
     ``nproc_per_node`` (processes per pod: a number, ``"auto"``, ``"cpu"`` or ``"gpu"``)
     becomes ``spec.nprocPerNode``; ``max_restarts`` is torchrun's restart budget.
+    flytekit's ``nnodes=2`` / ``nnodes="1:4"`` is taken for the range, with a warning.
     """
 
     min_replicas: Count
@@ -69,6 +72,11 @@ class Elastic(ConfigModel):
     nproc_per_node: Count | Literal["auto", "cpu", "gpu"] | None = None
     rdzv_backend: Literal["c10d", "etcd", "etcd-v2"] = "c10d"
     max_restarts: NonNegative | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flytekit_spellings(cls, data: Any) -> Any:
+        return elastic_arguments(data)
 
     @field_validator("nproc_per_node", mode="before")
     @classmethod
