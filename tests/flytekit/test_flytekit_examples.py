@@ -8,11 +8,13 @@ from __future__ import annotations
 import functools
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import podtemplate
 import pytest
+from podtemplate.cli.targets import collect_tasks
 from podtemplate.testing import rendered_documents
 from podtemplate.testing.policy_kit import assert_valid_manifest
 
@@ -117,8 +119,105 @@ def test_container_inputs_are_filled_into_the_command_line() -> None:
         "/var/outputs", "3.0", "0.5"]
 
 
-@pytest.mark.parametrize("spelling", ["@task(container_image=...)", "@task(environment=...)",
-                                      "ContainerTask(arguments=...)"])
+def _spot(template: dict[str, Any]) -> bool:
+    """Whether a pod template got the example platform's interruptible fragment."""
+    spec = template["spec"]
+    return spec.get("nodeSelector", {}).get("node-pool") == "spot" and any(
+        t.get("key") == "spot" for t in spec.get("tolerations", []))
+
+
+def test_dask_interruptible_reaches_the_workers_only() -> None:
+    job = manifest("DaskJob/hello-dask")["spec"]
+    assert _spot(job["cluster"]["spec"]["worker"])
+    assert not _spot(job["cluster"]["spec"]["scheduler"])
+    assert not _spot(job["job"])
+    assert job["cluster"]["spec"]["worker"]["replicas"] == 10  # number_of_workers
+
+
+def test_spark_interruptible_reaches_the_executors_only() -> None:
+    app = manifest("SparkApplication/hello-spark")["spec"]
+    assert _spot(app["executor"]["template"]) and not _spot(app["driver"]["template"])
+    # executor_pod= became the executor's template
+    assert app["executor"]["template"]["spec"]["nodeSelector"]["disk"] == "nvme"
+    assert "disk" not in app["driver"]["template"]["spec"].get("nodeSelector", {})
+
+
+@pytest.mark.parametrize("key", ["PyTorchJob/mnist-pytorch-job", "PyTorchJob/train-elastic"])
+def test_pytorch_replicas_get_a_memory_backed_dev_shm(key: str) -> None:
+    for replica in manifest(key)["spec"]["pytorchReplicaSpecs"].values():
+        spec = replica["template"]["spec"]
+        assert {"name": "dshm", "emptyDir": {"medium": "Memory"}} in spec["volumes"]
+        assert {"name": "dshm", "mountPath": "/dev/shm"} in spec["containers"][0][
+            "volumeMounts"]
+
+
+def test_gpu_training_gets_the_accelerator_label_and_toleration() -> None:
+    worker = manifest("PyTorchJob/mnist-pytorch-job")["spec"]["pytorchReplicaSpecs"]["Worker"]
+    spec = worker["template"]["spec"]
+    assert spec["nodeSelector"]["k8s.amazonaws.com/accelerator"] == "nvidia-tesla-t4"
+    assert any(t["key"] == "nvidia.com/gpu" for t in spec["tolerations"])
+    assert worker["replicas"] == 2
+
+
+def test_elastic_nnodes_is_the_worker_range() -> None:
+    spec = manifest("PyTorchJob/train-elastic")["spec"]
+    assert spec["elasticPolicy"]["minReplicas"] == spec["elasticPolicy"]["maxReplicas"] == 2
+    assert spec["nprocPerNode"] == "2"
+    assert set(spec["pytorchReplicaSpecs"]) == {"Worker"}
+
+
+def test_ray_job_config_renders_groups_autoscaler_and_runtime_env() -> None:
+    spec = manifest("RayJob/ray-task")["spec"]
+    cluster = spec["rayClusterSpec"]
+    (group,) = cluster["workerGroupSpecs"]
+    assert (group["groupName"], group["minReplicas"], group["maxReplicas"]) == (
+        "test-group", 0, 4)
+    assert cluster["enableInTreeAutoscaling"] is True
+    assert cluster["autoscalerOptions"] == {"upscalingMode": "Conservative",
+                                            "idleTimeoutSeconds": 60}
+    assert cluster["headGroupSpec"]["rayStartParams"]["log-color"] == "True"
+    assert "numpy" in spec["runtimeEnvYAML"]
+    assert spec["ttlSecondsAfterFinished"] == 3600
+    assert group["template"]["metadata"]["labels"]["podtemplate.io/role"] == "worker-test-group"
+
+
+@pytest.mark.parametrize("spelling", [
+    "@task(container_image=...)", "@task(environment=...)", "ContainerTask(arguments=...)",
+    "Scheduler(...)", "WorkerGroup(number_of_workers=...)", "Spark(executor_pod=...)",
+    "Elastic(nnodes=...)", "task_config=Elastic(...)", "RayJobConfig(...)",
+    "HeadNodeConfig(...)", "WorkerNodeConfig(group_name=...)"])
 def test_each_flytekit_spelling_warns_once_naming_ours(spelling: str) -> None:
     stderr = _rendered()[1]
     assert stderr.count(f"MigrationWarning: {spelling} is flytekit's spelling") == 1, stderr
+
+
+def _labelled(node: Any) -> Iterator[dict[str, str]]:
+    """Every labels map of podtemplate's objects and pods inside a manifest."""
+    if isinstance(node, dict):
+        labels = node.get("labels")
+        if isinstance(labels, dict) and "podtemplate.io/task" in labels:
+            yield labels
+        for value in node.values():
+            yield from _labelled(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _labelled(item)
+
+
+@pytest.mark.filterwarnings("ignore::podtemplate.migration.MigrationWarning")
+def test_a_run_id_suffixes_every_object_and_labels_every_object_and_pod() -> None:
+    tasks = collect_tasks([str(FOLDER)])
+    manager = podtemplate.build_plugin_manager()
+    manifests = podtemplate.render(tasks, platform=PLATFORM, inputs={"a": "3", "b": "0.5"},
+                                   run_id="r7", plugin_manager=manager)
+    plain = set(_rendered()[0])
+    assert {f"{m['kind']}/{m['metadata']['name'].removesuffix('-r7')}"
+            for m in manifests} == plain
+    for rendered in manifests:
+        assert_valid_manifest(rendered, manager)
+        assert rendered["metadata"]["name"].endswith("-r7")
+        labelled = list(_labelled(rendered))
+        assert labelled and all(labels["podtemplate.io/run"] == "r7" for labels in labelled)
+    service = next(m for m in manifests if m["kind"] == "DaskJob")
+    assert service["spec"]["cluster"]["spec"]["scheduler"]["service"]["selector"][
+        "dask.org/cluster-name"] == "hello-dask-r7"

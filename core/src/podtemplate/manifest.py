@@ -47,10 +47,12 @@ def role_label_value(role: str) -> str:
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
 
 
-def object_name(task: Task, context: RenderContext) -> str:
+def object_name(task: Task, context: RenderContext, suffix: str = "") -> str:
     """The name of a task's main object: its object name, with ``-<run id>`` when the
-    render has one. Objects named after the task (a Service, a ConfigMap) start with it."""
-    return with_run_id(task.object_name, context.run_id)
+    render has one. A further object of the task is named with ``suffix``
+    (``<object name>-<suffix>-<run id>``): the run id always ends the name."""
+    base = f"{task.object_name}-{suffix}" if suffix else task.object_name
+    return with_run_id(base, context.run_id)
 
 
 def system_labels(task: Task, context: RenderContext) -> dict[str, str]:

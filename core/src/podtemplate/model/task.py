@@ -10,7 +10,7 @@ from typing import Any, TypeVar, overload
 
 from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
-from ..migration import warn_alias
+from ..migration import flytekit_task_arguments
 from .names import check_label_value, check_quantity, parse_quantity
 from .naming import check_task_name, derive_object_name, name_digest
 from .sites import DefinitionSite, definition_site
@@ -210,7 +210,7 @@ def task(
     pod_template: PodTemplate | None = None, pod_template_name: str | None = None,
     task_config: Any = None, interruptible: bool = False, accelerator: str | None = None,
     shared_memory: bool | str | None = None, container_image: str | None = None,
-    environment: Mapping[str, EnvValue] | None = None,
+    environment: Mapping[str, EnvValue] | None = None, **flytekit_only: Any,
 ) -> Callable[[F], Task]: ...
 
 
@@ -222,7 +222,7 @@ def task(
     pod_template_name: str | None = None, task_config: Any = None,
     interruptible: bool = False, accelerator: str | None = None,
     shared_memory: bool | str | None = None, container_image: str | None = None,
-    environment: Mapping[str, EnvValue] | None = None,
+    environment: Mapping[str, EnvValue] | None = None, **flytekit_only: Any,
 ) -> Task | Callable[[Callable[..., Any]], Task]:
     """Declare a task. ``task_config`` selects a distributed task type (``PyTorch(...)``);
     without it the task runs as one ``v1 Pod``. ``command`` is for task types that run a
@@ -232,18 +232,9 @@ def task(
     ``acceleratorLabel`` and ``shared_memory=True`` (or a size such as ``"2Gi"``) mounts a
     memory-backed ``/dev/shm`` in every pod of the task. flytekit's ``container_image=``
     and ``environment=`` are taken for ``image=`` and ``env=`` with a warning."""
-    if container_image is not None:
-        if image is not None:
-            raise DefinitionError("image and container_image both given", field="image",
-                                  fix="give the image once, as image=...")
-        warn_alias("@task(container_image=...)", "@task(image=...)")
-        image = container_image
-    if environment is not None:
-        if env is not None:
-            raise DefinitionError("env and environment both given", field="env",
-                                  fix="give the variables once, as env={...}")
-        warn_alias("@task(environment=...)", "@task(env=...)")
-        env = environment
+    image, env, task_config = flytekit_task_arguments(
+        image=image, container_image=container_image, env=env, environment=environment,
+        task_config=task_config, others=flytekit_only)
 
     @guarded
     def wrap(function: Callable[..., Any]) -> Task:

@@ -9,7 +9,12 @@ from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
 from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
-from podtemplate.plugin import check_dns1035_label, check_quantity, parse_quantity
+from podtemplate.plugin import (
+    check_dns1035_label,
+    check_quantity,
+    parse_quantity,
+    warn_alias,
+)
 from pydantic import Field, field_validator, model_validator
 
 from .flytekit import elastic_arguments
@@ -98,6 +103,10 @@ class Elastic(ConfigModel):
                 fix="set min_replicas <= max_replicas")
         return self
 
+    def podtemplate_task_config(self) -> PyTorch:
+        """flytekit's ``@task(task_config=Elastic(...))``: the elastic PyTorch job."""
+        return _elastic_job(self)
+
     def to_k8s(self) -> dict[str, Any]:
         policy: dict[str, Any] = {"minReplicas": self.min_replicas,
                                   "maxReplicas": self.max_replicas,
@@ -105,6 +114,11 @@ class Elastic(ConfigModel):
         if self.max_restarts is not None:
             policy["maxRestarts"] = self.max_restarts
         return policy
+
+
+def _elastic_job(elastic: Elastic) -> PyTorch:
+    warn_alias("task_config=Elastic(...)", "task_config=PyTorch(elastic=Elastic(...))")
+    return PyTorch(elastic=elastic)
 
 
 class PyTorch(ConfigModel):

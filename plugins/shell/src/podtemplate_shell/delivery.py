@@ -33,7 +33,7 @@ SCRIPT_DIGEST_ANNOTATION = "podtemplate.io/script-sha256"
 
 
 def configmap_name(task: Task, context: RenderContext) -> str:
-    return f"{object_name(task, context)}-script"
+    return object_name(task, context, "script")
 
 
 def input_values(task: Task, config: ShellConfig, context: RenderContext) -> dict[str, str]:
