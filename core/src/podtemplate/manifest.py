@@ -19,6 +19,7 @@ __all__ = [
     "TASK_LABEL",
     "TASK_TYPE_LABEL",
     "RUN_LABEL",
+    "add_system_metadata",
     "TASK_NAME_ANNOTATION",
     "get_path",
     "object_metadata",
@@ -66,6 +67,19 @@ def system_labels(task: Task, context: RenderContext) -> dict[str, str]:
 def system_annotations(task: Task) -> dict[str, str]:
     """The task name as written, where the object name differs from it."""
     return {} if task.name == task.object_name else {TASK_NAME_ANNOTATION: task.name}
+
+
+def add_system_metadata(pod: dict[str, Any], task: Task, role: str, primary: str,
+                        context: RenderContext) -> None:
+    """The system labels and annotations of a role's resolved pod (``pod``: a
+    PodTemplateSpec, changed in place)."""
+    metadata = pod["metadata"]
+    labels = metadata.setdefault("labels", {})
+    labels.update(system_labels(task, context))
+    labels[ROLE_LABEL] = role_label_value(role)
+    annotations = metadata.setdefault("annotations", {})
+    annotations[DEFAULT_CONTAINER_ANNOTATION] = primary
+    annotations.update(system_annotations(task))
 
 
 def object_metadata(task: Task, context: RenderContext, *, name: str | None = None,

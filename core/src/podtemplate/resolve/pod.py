@@ -9,13 +9,7 @@ from typing import Any
 from ..context import RenderContext
 from ..errors import DefinitionError, PodTemplateError
 from ..files.store import find_template
-from ..manifest import (
-    DEFAULT_CONTAINER_ANNOTATION,
-    SYSTEM_LABELS,
-    role_label_value,
-    system_annotations,
-    system_labels,
-)
+from ..manifest import SYSTEM_LABELS, add_system_metadata
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
 from ..merge.rules import DELETE, PATCH
@@ -452,7 +446,7 @@ def platform_pod(task: Task, role_spec: RoleSpec, context: RenderContext) -> dic
     containers = acc["spec"]["containers"]
     containers.sort(key=lambda c: c["name"] != primary)
     _fill_default_image(containers, context)
-    _system_metadata(acc, task, role_spec, primary, context)
+    add_system_metadata(acc, task, role_spec.name, primary, context)
     return acc
 
 
@@ -485,7 +479,7 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
             fix="set image= on the task or role, or an image in its template "
             "(or defaultImage in platform.yaml)")
     containers[0] = _readable(containers[0])
-    _system_metadata(acc, task, role_spec, primary, context)
+    add_system_metadata(acc, task, role_spec.name, primary, context)
     if not (proven and composed_valid(acc, primary)):
         validate_pod_template_spec(acc)
     return acc
@@ -494,17 +488,6 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
 def _fill_default_image(containers: list[dict[str, Any]], context: RenderContext) -> None:
     if not containers[0].get("image") and context.platform.default_image:
         containers[0]["image"] = context.platform.default_image  # fills, never overrides
-
-
-def _system_metadata(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str,
-                     context: RenderContext) -> None:
-    metadata = acc["metadata"]
-    labels = metadata.setdefault("labels", {})
-    labels.update(system_labels(task, context))
-    labels[SYSTEM_LABELS[2]] = role_label_value(role_spec.name)
-    annotations = metadata.setdefault("annotations", {})
-    annotations[DEFAULT_CONTAINER_ANNOTATION] = primary
-    annotations.update(system_annotations(task))
 
 
 
