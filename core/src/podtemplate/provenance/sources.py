@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import PodTemplateError
 from ..files.yaml_lines import Marks, load_marked_path
+from ..manifest import TASK_NAME_ANNOTATION
 from ..model.roles import RoleSpec, covers
 from ..model.sites import DefinitionSite
 from ..model.task import Task
@@ -169,6 +170,8 @@ class Sources:
             return Origin(DEFAULT_IMAGE, source, detail, step, "platform defaultImage")
         if path.startswith("metadata.labels."):
             detail = "system label podtemplate adds to every pod"
+        elif path == f"metadata.annotations.{TASK_NAME_ANNOTATION}":
+            detail = "the task name as written, which the object name differs from"
         elif path.startswith("metadata.annotations."):
             detail = "names the primary container for kubectl (podtemplate adds it)"
         elif path.endswith(".name") and path.startswith("spec.containers["):
