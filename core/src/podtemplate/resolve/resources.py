@@ -1,8 +1,8 @@
 """A request above its limit, after the layers are folded (issue 21, as Flyte's resources
 end up): when the request comes from a higher layer than the limit (a task's
 ``requests`` over a template's ``limits``), the limit rises to the request with a
-warning; when the limit was set in the same or a higher layer, the pod could never be
-admitted and the render fails, naming both layers."""
+warning. When the limit was set in the same or a higher layer it stays, and the final
+pod's API-server check (``model.apiserver``) refuses the request above it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..context import RenderContext
-from ..errors import DefinitionError
 from ..merge.aliases import DEFAULT_CONTAINER
 from ..model.names import parse_quantity
 from .layers import Layer
@@ -35,16 +34,13 @@ def reconcile_limits(acc: dict[str, Any], layers: Sequence[Layer], primary: str,
         by_limit = _setter(layers, primary, "limits", name)
         field = f"spec.containers[{primary}].resources.limits.{name}"
         if by_request is None or by_limit is None or by_request <= by_limit:
-            raise DefinitionError(
-                f"the {name} request {requests[name]} is above its limit {limits[name]} "
-                f"({_label(layers, by_limit)} sets the limit, "
-                f"{_label(layers, by_request)} the request)", field=field,
-                fix=f"lower the {name} request or raise its limit in the same layer")
+            continue  # the limit's own layer or a higher one: an error of the final pod
         raised[name] = requests[name]
         context.warn(f"the {name} limit {limits[name]} of {layers[by_limit].label} is "
                      f"raised to the request {requests[name]} of "
                      f"{layers[by_request].label}", task=task, role=role, field=field)
-    container["resources"] = {**resources, "limits": raised}
+    if raised != limits:
+        container["resources"] = {**resources, "limits": raised}
 
 
 def _setter(layers: Sequence[Layer], primary: str, kind: str, name: str) -> int | None:
@@ -61,6 +57,3 @@ def _setter(layers: Sequence[Layer], primary: str, kind: str, name: str) -> int 
                 return index
     return None
 
-
-def _label(layers: Sequence[Layer], index: int | None) -> str:
-    return "no layer" if index is None else layers[index].label
