@@ -58,7 +58,8 @@ def resource_tolerations(acc: dict[str, Any], context: RenderContext) -> Layer |
     table = context.platform.resource_tolerations
     if not table:
         return None
-    wanted = [name for name in table if name in set(_requested(acc))]
+    requested = set(_requested(acc))
+    wanted = [name for name in table if name in requested]
     if not wanted:
         return None
     tolerations = [dict(toleration) for name in wanted for toleration in table[name]]
