@@ -194,6 +194,7 @@ def test_render_run_id_on_the_command_line(tmp_path: Path) -> None:
     result = render_cli(str(folder / "one.py"), "--run-id", "nightly-7")
     assert result.exit_code == 0, result.output
     (pod,) = rendered_documents(result.output)
+    assert_valid_manifest(pod, podtemplate.build_plugin_manager())
     assert pod["metadata"]["name"] == "t1-nightly-7"
     assert pod["metadata"]["labels"]["podtemplate.io/run"] == "nightly-7"
 
@@ -204,7 +205,8 @@ def test_the_operators_name_rule_judges_the_name_a_run_id_lengthens() -> None:
     @task(name="r" * 45, image="rayproject/ray:2.41.0", task_config=Ray())
     def job() -> None: ...
 
-    assert podtemplate.render(job)[0]["metadata"]["name"] == "r" * 45
+    (rayjob,) = _render(job)
+    assert rayjob["metadata"]["name"] == "r" * 45
     with pytest.raises(podtemplate.PodTemplateError, match="more than 47") as raised:
         podtemplate.render(job, run_id="r1")
     assert "r" * 45 in str(raised.value) and "-r1" in str(raised.value)

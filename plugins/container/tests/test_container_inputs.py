@@ -34,6 +34,7 @@ def test_lists_and_dicts_are_filled_as_json_and_text_is_kept_whole() -> None:
                          args=["--ids={{.inputs.ids}}", "--who", "{{.inputs.who}}"],
                          inputs={"ids": list, "who": str})
     (pod,) = podtemplate.render(task, inputs={"ids": "[1, 2]", "who": "a b"})
+    assert_valid_pod(pod)
     assert pod["spec"]["containers"][0]["args"] == ["--ids=[1,2]", "--who", "a b"]
 
 
