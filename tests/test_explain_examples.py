@@ -54,7 +54,7 @@ def role_pods(module: Path) -> dict[tuple[str, str], dict[str, Any]]:
     out = {}
     for task in tasks:
         mine = [m for m in manifests
-                if m["metadata"].get("labels", {}).get("podtemplate.io/task") == task.name]
+                if m["metadata"].get("labels", {}).get("podtemplate.io/task") == task.object_name]
         for role in define_roles(task, context):
             for manifest in mine:
                 template = get_path(manifest, role.template_path)

@@ -144,19 +144,21 @@ def test_replicas_above_int32_fail_at_definition() -> None:
 
 
 def test_task_settings_are_checked_at_render_too() -> None:
-    # Settings are no template: their resource names and request/limit pairs meet the
-    # rules only in the final pod.
-    from podtemplate import Resources
+    # Settings are no template: their request/limit pairs meet the rules only in the
+    # final pod. (An unqualified resource name fails earlier, when Resources is made.)
+    from podtemplate import DefinitionError, Resources
+
+    with pytest.raises(DefinitionError, match=r"write gpu=\.\.\. instead"):
+        Resources(extra={"gpu": "1"})
 
     @task(name="job", image=IMAGE, requests=Resources(memory="4Gi"),
-          limits=Resources(memory="2Gi", extra={"gpu": "1"}))
+          limits=Resources(memory="2Gi"))
     def job() -> None: ...
 
     with pytest.raises(ApiRuleError) as caught:
         render(job, platform=Platform(), plugin_manager=build_plugin_manager())
-    assert caught.value.field == "spec.containers[primary].resources.limits.gpu"
-    assert "validateContainerResourceName" in caught.value.message
-    assert "(and 1 more problem)" in caught.value.message  # the request above the limit
+    assert caught.value.field == "spec.containers[primary].resources.requests.memory"
+    assert "request is <= its limit" in caught.value.message
 
 
 def test_annotations_are_measured_in_utf8_bytes() -> None:

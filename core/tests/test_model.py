@@ -155,18 +155,19 @@ def test_role_rejects_zero_replicas() -> None:
         Role(bogus=1)
 
 
-def test_task_is_still_callable_and_named_dns1123() -> None:
+def test_task_is_still_callable_named_as_written_with_a_derived_object_name() -> None:
     @task(image="x:1")
     def add_numbers(a: int, b: int) -> int:
         return a + b
 
     assert add_numbers(2, 3) == 5
-    assert add_numbers.name == "add-numbers"
+    assert add_numbers.name == "add_numbers"
+    assert add_numbers.object_name == "add-numbers"
 
 
 def test_task_rejects_bad_definitions() -> None:
     with pytest.raises(InvalidNameError):
-        task(name="Not_Valid")(lambda: None)
+        task(name="not valid")(lambda: None)
     with pytest.raises(DefinitionError):
         task(image="")(lambda: None)
     with pytest.raises(DefinitionError):

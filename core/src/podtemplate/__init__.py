@@ -31,7 +31,7 @@ from .errors import (
     YamlError,
 )
 from .hookspecs import hookimpl
-from .manifest import get_path, object_metadata, place, pod_manifest
+from .manifest import get_path, object_metadata, object_name, place, pod_manifest
 from .merge.engine import merge
 from .model.apiserver import ApiProblem, check_pod, check_pod_template
 from .model.roles import FieldDecl, RoleSpec, TaskType
@@ -88,6 +88,7 @@ __all__ = [
     "make_context",
     "merge",
     "object_metadata",
+    "object_name",
     "place",
     "pod_manifest",
     "render",

@@ -48,6 +48,8 @@ class RenderContext:
     # Custom resources are validated against their CRDs at render time; the conformance
     # kit turns this off to judge each probed field on its own instead of failing a render.
     check_crds: bool = True
+    # ``render --run-id``: suffixes every object name and labels every object and pod.
+    run_id: str | None = None
     warnings: list[RenderWarning] = field(default_factory=list)
     _store: TemplateStore | None = None
     _store_loaded: bool = False

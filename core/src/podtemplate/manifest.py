@@ -7,17 +7,24 @@ from collections.abc import Mapping
 from typing import Any
 
 from .context import RenderContext
+from .model.naming import with_run_id
 from .model.task import Task
 
 __all__ = [
     "DEFAULT_CONTAINER_ANNOTATION",
     "ROLE_LABEL",
     "role_label_value",
+    "system_labels",
     "SYSTEM_LABELS",
     "TASK_LABEL",
     "TASK_TYPE_LABEL",
+    "RUN_LABEL",
+    "add_system_metadata",
+    "TASK_NAME_ANNOTATION",
     "get_path",
     "object_metadata",
+    "object_name",
+    "system_annotations",
     "place",
     "pod_manifest",
 ]
@@ -26,6 +33,9 @@ __all__ = [
 TASK_LABEL = "podtemplate.io/task"
 TASK_TYPE_LABEL = "podtemplate.io/task-type"
 ROLE_LABEL = "podtemplate.io/role"  # on pods only
+RUN_LABEL = "podtemplate.io/run"  # on objects and pods of a render given a run id
+# The task name as written (``task_1``), on objects and pods whose object name differs.
+TASK_NAME_ANNOTATION = "podtemplate.io/task-name"
 SYSTEM_LABELS = (TASK_LABEL, TASK_TYPE_LABEL, ROLE_LABEL)
 _NOT_IN_LABEL_VALUE = re.compile(r"[^A-Za-z0-9_.-]")
 
@@ -38,17 +48,51 @@ def role_label_value(role: str) -> str:
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
 
 
+def object_name(task: Task, context: RenderContext, suffix: str = "") -> str:
+    """The name of a task's main object: its object name, with ``-<run id>`` when the
+    render has one. A further object of the task is named with ``suffix``
+    (``<object name>-<suffix>-<run id>``): the run id always ends the name."""
+    base = f"{task.object_name}-{suffix}" if suffix else task.object_name
+    return with_run_id(base, context.run_id)
+
+
+def system_labels(task: Task, context: RenderContext) -> dict[str, str]:
+    """The labels podtemplate puts on every object and pod of a task (not the role)."""
+    labels = {TASK_LABEL: task.object_name, TASK_TYPE_LABEL: task.task_type}
+    if context.run_id:
+        labels[RUN_LABEL] = context.run_id
+    return labels
+
+
+def system_annotations(task: Task) -> dict[str, str]:
+    """The task name as written, where the object name differs from it."""
+    return {} if task.name == task.object_name else {TASK_NAME_ANNOTATION: task.name}
+
+
+def add_system_metadata(pod: dict[str, Any], task: Task, role: str, primary: str,
+                        context: RenderContext) -> None:
+    """The system labels and annotations of a role's resolved pod (``pod``: a
+    PodTemplateSpec, changed in place)."""
+    metadata = pod["metadata"]
+    labels = metadata.setdefault("labels", {})
+    labels.update(system_labels(task, context))
+    labels[ROLE_LABEL] = role_label_value(role)
+    annotations = metadata.setdefault("annotations", {})
+    annotations[DEFAULT_CONTAINER_ANNOTATION] = primary
+    annotations.update(system_annotations(task))
+
+
 def object_metadata(task: Task, context: RenderContext, *, name: str | None = None,
                     labels: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """``metadata`` of a task's object: its DNS-1123 name, namespace and task labels."""
-    metadata: dict[str, Any] = {"name": name or task.name}
+    """``metadata`` of a task's object: its name (:func:`object_name` unless given),
+    namespace, the task's labels and annotations."""
+    metadata: dict[str, Any] = {"name": name or object_name(task, context)}
     if context.namespace:
         metadata["namespace"] = context.namespace
-    metadata["labels"] = {
-        **dict(labels or {}),
-        TASK_LABEL: task.name,
-        TASK_TYPE_LABEL: task.task_type,
-    }
+    metadata["labels"] = {**dict(labels or {}), **system_labels(task, context)}
+    annotations = system_annotations(task)
+    if annotations:
+        metadata["annotations"] = annotations
     return metadata
 
 
@@ -56,7 +100,7 @@ def pod_manifest(task: Task, pod: dict[str, Any], context: RenderContext, *,
                  name: str | None = None) -> dict[str, Any]:
     """A ``v1 Pod`` from a resolved PodTemplateSpec (reused, not copied)."""
     metadata = {**object_metadata(task, context, name=name), **pod.get("metadata", {})}
-    metadata["name"] = name or task.name
+    metadata["name"] = name or object_name(task, context)
     if context.namespace:
         metadata["namespace"] = context.namespace
     spec = pod["spec"]

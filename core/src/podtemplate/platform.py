@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from .errors import PlatformConfigError, PodTemplateError
 from .files.yamlio import load_path
 from .guard import guarded
-from .model.names import check_dns1123_label, check_quantity
+from .model.names import check_dns1123_label, check_label_key, check_quantity
 from .model.podspec import validate_pod_spec
 from .policy.model import Policy
 
@@ -51,6 +51,14 @@ class Platform(BaseModel):
     default_resources: DefaultResources = Field(default_factory=DefaultResources,
                                                 alias="defaultResources")
     interruptible: dict[str, Any] = Field(default_factory=dict)
+    # Flyte's gpu-device-node-label (flyteplugins k8s config, default
+    # k8s.amazonaws.com/accelerator): the node label @task(accelerator=...) selects on.
+    accelerator_label: str = Field(default="k8s.amazonaws.com/accelerator",
+                                   alias="acceleratorLabel")
+    # Flyte's resource-tolerations: resource name -> tolerations added to every pod whose
+    # containers request or limit that resource.
+    resource_tolerations: dict[str, list[dict[str, Any]]] = Field(
+        default_factory=dict, alias="resourceTolerations")
     default_image: str | None = Field(default=None, alias="defaultImage")
     policy: Policy = Field(default_factory=Policy)
     # Each task type's own settings, validated by that type's model when a render starts
@@ -84,6 +92,23 @@ class Platform(BaseModel):
     @classmethod
     def _interruptible(cls, value: dict[str, Any]) -> dict[str, Any]:
         validate_pod_spec(value, root="interruptible")
+        return value
+
+    @field_validator("accelerator_label")
+    @classmethod
+    def _accelerator_label(cls, value: str) -> str:
+        return check_label_key(value, field="acceleratorLabel")
+
+    @field_validator("resource_tolerations", mode="before")
+    @classmethod
+    def _resource_tolerations(cls, value: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValueError("must be a map of resource name to a list of tolerations")
+        for name, tolerations in value.items():
+            if not isinstance(name, str) or not name:
+                raise ValueError(f"resource name {name!r} is not a string")
+            validate_pod_spec({"tolerations": tolerations},
+                              root=f"resourceTolerations.{name}")
         return value
 
     @property

@@ -20,6 +20,7 @@ from .errors import (
 )
 from .files.store import TemplateStore
 from .hookspecs import hookimpl
+from .inputs import inputs_for
 from .manifest import (
     DEFAULT_CONTAINER_ANNOTATION,
     ROLE_LABEL,
@@ -28,10 +29,12 @@ from .manifest import (
     TASK_TYPE_LABEL,
     get_path,
     object_metadata,
+    object_name,
     place,
     pod_manifest,
 )
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
+from .migration import MigrationWarning, warn_alias
 from .model.names import (
     check_dns1035_label,
     check_dns1123_label,
@@ -44,6 +47,7 @@ from .model.names import (
     parse_quantity,
     to_dns1123,
 )
+from .model.naming import check_task_name, derive_object_name
 from .model.podspec import validate_pod_spec, validate_pod_template_spec
 from .model.roles import (
     POD_ROLE,
@@ -55,7 +59,15 @@ from .model.roles import (
     single_pod_role,
 )
 from .model.task import Task, defining_task, sample_function_task
-from .model.templates import ConfigModel, EnvValue, Int32, PodTemplate, Resources, Role
+from .model.templates import (
+    ConfigModel,
+    EnvValue,
+    Int32,
+    PodTemplate,
+    Resources,
+    Role,
+    normalize_env,
+)
 from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
 from .resolve.layers import Layer
 from .resolve.pod import task_layers
@@ -77,6 +89,7 @@ __all__ = [
     # the shared concepts
     "ConfigModel",
     "EnvValue",
+    "normalize_env",
     "Int32",
     "PodTemplate",
     "Resources",
@@ -89,8 +102,16 @@ __all__ = [
     "sample_function_task",
     # building manifests
     "function_entrypoint",
+    "inputs_for",
+    # the object-name rule (docs/from-flytekit.md, "Names")
+    "check_task_name",
+    "derive_object_name",
+    # flytekit spellings kept with a warning (docs/from-flytekit.md)
+    "MigrationWarning",
+    "warn_alias",
     "get_path",
     "object_metadata",
+    "object_name",
     "place",
     "pod_manifest",
     "task_layers",

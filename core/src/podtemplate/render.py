@@ -25,6 +25,7 @@ from .errors import (
 )
 from .guard import guarded
 from .inputs import check_inputs_known
+from .model.naming import assign_object_names, check_final_names, check_run_id
 from .model.podspec import API_RULES_MEMO, check_final_pods
 from .model.roles import RoleSpec
 from .model.task import Task
@@ -44,9 +45,11 @@ def make_context(*, platform: Platform | str | Path | None = None,
                  override: PodTemplate | str | Path | None = None,
                  inputs: Mapping[str, str] | None = None,
                  plugin_manager: pluggy.PluginManager | None = None,
-                 provenance: bool = False, check_crds: bool = True) -> RenderContext:
+                 provenance: bool = False, check_crds: bool = True,
+                 run_id: str | None = None) -> RenderContext:
     """A render context; ``templates``/``namespace`` override the platform's.
-    ``check_crds=False`` leaves custom resources unchecked against their CRDs."""
+    ``check_crds=False`` leaves custom resources unchecked against their CRDs;
+    ``run_id`` suffixes every object name and labels every object and pod."""
     if not isinstance(platform, Platform):
         platform = load_platform(platform, templates=templates, namespace=namespace)
     elif templates is not None or namespace is not None:
@@ -59,7 +62,8 @@ def make_context(*, platform: Platform | str | Path | None = None,
     context = RenderContext(platform=platform,
                             plugin_manager=plugin_manager or build_plugin_manager(),
                             override=override, inputs=dict(inputs or {}),
-                            provenance=provenance, check_crds=check_crds)
+                            provenance=provenance, check_crds=check_crds,
+                            run_id=None if run_id is None else check_run_id(run_id))
     context.settings_by_task_type()  # taskTypes checked now, before any task renders
     return context
 
@@ -102,8 +106,10 @@ def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
 
 
 def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[str, Any]]:
-    """Manifests of each task in turn, produced as they are rendered (for streaming)."""
-    tasks = list(tasks)
+    """Manifests of each task in turn, produced as they are rendered (for streaming).
+    Tasks whose object names collide get unique ones first (model/naming.py)."""
+    tasks = assign_object_names(list(tasks))
+    check_final_names(tasks, context.run_id)
     check_inputs_known(tasks, context.inputs)
     violations: list[Violation] = []
     for task in tasks:
@@ -122,15 +128,19 @@ def render(tasks: Task | Iterable[Task], *, platform: Platform | str | Path | No
            templates: str | Path | None = None, namespace: str | None = None,
            override: PodTemplate | str | Path | None = None,
            inputs: Mapping[str, str] | None = None,
-           plugin_manager: pluggy.PluginManager | None = None) -> list[dict[str, Any]]:
+           plugin_manager: pluggy.PluginManager | None = None,
+           run_id: str | None = None) -> list[dict[str, Any]]:
     """Render tasks to manifest dicts (every task's manifests, in task order).
 
     ``platform`` is a :class:`Platform` or a platform.yaml path; ``override`` a run
-    override template applied to every task (layer 4); ``inputs`` ``--input`` values.
+    override template applied to every task (layer 4); ``inputs`` ``--input`` values;
+    ``run_id`` a suffix of every object name (so the same tasks can be applied again),
+    also set as the ``podtemplate.io/run`` label of every object and pod.
     """
     tasks = _task_list(tasks)
     context = make_context(platform=platform, templates=templates, namespace=namespace,
-                           override=override, inputs=inputs, plugin_manager=plugin_manager)
+                           override=override, inputs=inputs, plugin_manager=plugin_manager,
+                           run_id=run_id)
     return list(iter_render(tasks, context))
 
 

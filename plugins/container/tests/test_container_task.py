@@ -165,8 +165,8 @@ def test_inputs_are_not_mutated_and_outputs_share_nothing() -> None:
     ({"command": []}, "command", "empty list"),
     ({"command": ["", "x"]}, "command[0]", "command[0] is empty"),
     ({"env": {"1BAD": "x"}}, "env.1BAD", "not a valid environment variable name"),
-    ({"name": "Bad_Name"}, "name", "not a valid DNS-1123 label"),
-    ({"name": "tool\n"}, "name", "not a valid DNS-1123 label"),
+    ({"name": "bad name"}, "name", "task name 'bad name' is not valid"),
+    ({"name": "tool\n"}, "name", "is not valid"),
 ])
 def test_bad_definitions_fail_at_definition_time(kwargs: dict[str, Any], field: str,
                                                  message: str) -> None:

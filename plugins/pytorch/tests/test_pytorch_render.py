@@ -48,6 +48,9 @@ template:
         volumeMounts: [{name: dshm, mountPath: /dev/shm}]
 """
 
+DEFAULT_SHM_VOLUME = {"name": "dshm", "emptyDir": {"medium": "Memory"}}
+DEFAULT_SHM_MOUNT = {"name": "dshm", "mountPath": "/dev/shm"}
+
 
 @pytest.fixture
 def platform(templates_dir) -> Platform:  # type: ignore[no-untyped-def]
@@ -139,7 +142,7 @@ def test_task_level_volume_reaches_both_roles(render_jobs, platform) -> None:  #
         assert {"name": "data", "persistentVolumeClaim": {"claimName": "imagenet"}} in pod[
             "spec"]["volumes"]
         assert container(pod, "pytorch")["volumeMounts"] == [
-            {"name": "data", "mountPath": "/data"}]
+            {"name": "data", "mountPath": "/data"}, DEFAULT_SHM_MOUNT]
 
 
 # --------------------------------------------------------------------- operator-owned fields
@@ -277,13 +280,32 @@ def test_shm_size_wins_over_a_templates_shm_volume(render_jobs, platform) -> Non
             {"name": "dshm", "mountPath": "/dev/shm"}]
 
 
-def test_no_shm_without_shm_size(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]
+def test_an_unsized_memory_backed_shm_by_default_as_flytekit_gives(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]
     @task(image="train:1", task_config=PyTorch())
+    def train() -> None: ...
+
+    for pod in pods(only_job(render_jobs(train, platform))).values():
+        assert pod["spec"]["volumes"] == [DEFAULT_SHM_VOLUME]
+        assert container(pod, "pytorch")["volumeMounts"] == [DEFAULT_SHM_MOUNT]
+
+
+def test_no_shm_with_shm_size_false(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]
+    @task(image="train:1", task_config=PyTorch(shm_size=False))
     def train() -> None: ...
 
     for pod in pods(only_job(render_jobs(train, platform))).values():
         assert "volumes" not in pod["spec"]
         assert "volumeMounts" not in container(pod, "pytorch")
+
+
+def test_the_default_shm_leaves_a_template_or_task_shm_alone(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]
+    @task(image="train:1", shared_memory="3Gi", task_config=PyTorch())
+    def train() -> None: ...
+
+    for pod in pods(only_job(render_jobs(train, platform))).values():
+        assert pod["spec"]["volumes"] == [
+            {"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": "3Gi"}}]
+        assert container(pod, "pytorch")["volumeMounts"] == [DEFAULT_SHM_MOUNT]
 
 
 def test_shm_size_rejects_a_template_volume_of_the_same_name(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]
@@ -344,7 +366,8 @@ def test_worker_names_a_cluster_template_master_does_not(render_jobs, platform) 
         "volumeMounts"]
     assert [t["key"] for t in worker["spec"]["tolerations"]] == ["platform/batch",
                                                                  "nvidia.com/gpu"]
-    assert "nodeSelector" not in master["spec"] and "volumes" not in master["spec"]
+    assert "nodeSelector" not in master["spec"]
+    assert master["spec"]["volumes"] == [DEFAULT_SHM_VOLUME]  # the default, unsized
 
 
 def test_missing_role_template_names_the_role_and_field(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]

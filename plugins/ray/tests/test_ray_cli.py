@@ -45,7 +45,7 @@ BAD_GROUPS = {
                            "replicas 5 is outside"),
     "replicas below min": ('[WorkerGroup(name="cpu", replicas=1, min_replicas=2, '
                            'max_replicas=4)]', "replicas 1 is outside"),
-    "not a DNS label": ('[WorkerGroup(name="GPU_A100")]', "not a valid DNS-1123 label"),
+    "not a name": ('[WorkerGroup(name="gpu a100")]', "worker group name 'gpu a100' is not valid"),
 }
 
 

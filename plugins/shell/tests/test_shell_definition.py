@@ -85,7 +85,7 @@ def test_a_long_script_with_any_text_is_accepted_unchanged() -> None:
     ({"env": {"BAD NAME": "y"}}, "env.BAD NAME", "not a valid environment variable name"),
     ({"image": ""}, "image", "image is empty"),
     ({"image": "  "}, "image", "image is empty"),
-    ({"name": "Bad_Name"}, "name", "not a valid DNS-1123 label"),
+    ({"name": "bad name"}, "name", "task name 'bad name' is not valid"),
 ])
 def test_bad_definitions_fail_at_definition_time(kwargs: dict[str, Any], field: str,
                                                  message: str) -> None:

@@ -87,18 +87,22 @@ def _task_files(manifests: Iterable[dict[str, Any]], fmt: str) -> list[tuple[str
               help="'-' for stdout, or a folder: one file per task.")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
               show_default=True)
+@click.option("--run-id", "run_id", metavar="ID",
+              help="Suffix every object name with -ID and label objects and pods "
+              "podtemplate.io/run=ID, so the same tasks can be applied again.")
 @debug_option
 @clean_errors
 def render(targets: tuple[str, ...], platform_file: str | None, templates: str | None,
            namespace: str | None, override: str | None, inputs: tuple[str, ...],
-           output: str, fmt: str) -> None:
+           output: str, fmt: str, run_id: str | None) -> None:
     """Render every task of TARGET (a .py file, folder or module, optionally :task).
 
     Output is deterministic and ready for `kubectl apply -f`. Nothing is written when
     any task fails.
     """
     context = make_context(platform=platform_file, templates=templates, namespace=namespace,
-                           override=override, inputs=parse_input_pairs(inputs))
+                           override=override, inputs=parse_input_pairs(inputs),
+                           run_id=run_id)
     tasks = collect_tasks(list(targets))
     manifests = iter_render(tasks, context)
     if output == "-":

@@ -106,12 +106,14 @@ def collect_tasks(targets: list[str]) -> list[Task]:
         raise TargetError("no tasks found", file=", ".join(targets),
                           fix="define tasks with @task (or a plugin's task class) in the "
                           "module, or point at the file that does")
-    seen: dict[str, Task] = {}
-    for task in tasks:
-        if task.name in seen and seen[task.name] is not task:
-            raise TargetError(f"two tasks are named {task.name!r}", task=task.name,
+    seen: dict[tuple[str, str], Task] = {}
+    for task in tasks:  # a task is its module and name: two modules may both have t1
+        identity = (task.module or "", task.name)
+        if identity in seen and seen[identity] is not task:
+            raise TargetError(f"two tasks are named {task.name!r} in module "
+                              f"{task.module or '?'}", task=task.name,
                               fix="give one of them another name= so their objects differ")
-        seen[task.name] = task
+        seen[identity] = task
     return list(seen.values())
 
 

@@ -212,7 +212,7 @@ def _shape(kit: Kit, role: str, located: RolePod | None, rendered: Rendered,
                              f"metadata.annotations.{DEFAULT_CONTAINER_ANNOTATION}"))
     labels = metadata.get("labels") or {}
     task = rendered.task
-    expected = dict(zip(SYSTEM_LABELS, (task.name if task else None, kit.task_type,
+    expected = dict(zip(SYSTEM_LABELS, (task.object_name if task else None, kit.task_type,
                                         role_label_value(role)), strict=True))
     for key, value in expected.items():
         if labels.get(key) != value:

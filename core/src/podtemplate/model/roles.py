@@ -57,6 +57,12 @@ class RoleSpec:
     - ``inherit``: ``"all"`` takes every task layer; ``"scheduling"`` takes only
       :data:`SCHEDULING_FIELDS` and labels/annotations from the task's template and override
       (the cluster template is always taken whole).
+    - ``interruptible``: forces the role on (True) or off (False) the platform's
+      interruptible layer, whatever the task and role say; None lets them decide.
+    - ``task_interruptible``: whether the task's ``interruptible=True`` reaches this role.
+      False for a role that must not be preempted when the task's work is (Flyte keeps
+      the Spark driver and the Dask scheduler and job runner on demand); the role's own
+      ``Role(interruptible=True)`` still opts it in.
     - ``manifest_name``: the name used for this role's pod objects, if it has its own.
     - ``replicas_path``: where the manifest holding the role's pod carries the role's
       replica count (``spec.pytorchReplicaSpecs.Worker.replicas``), for a role whose
@@ -75,6 +81,7 @@ class RoleSpec:
     unsupported: tuple[FieldDecl, ...] = ()
     inherit: Literal["all", "scheduling"] = "all"
     interruptible: bool | None = None
+    task_interruptible: bool = True
     replicas_path: str | None = None
     no_role_config: str | None = None
 

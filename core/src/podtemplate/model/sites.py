@@ -22,11 +22,12 @@ class DefinitionSite:
     """A file and line. Equal to every other site: where an object was defined is not
     part of what it is, so two equal templates written on different lines stay equal."""
 
-    __slots__ = ("file", "line")
+    __slots__ = ("file", "line", "module")
 
-    def __init__(self, file: str, line: int) -> None:
+    def __init__(self, file: str, line: int, module: str | None = None) -> None:
         self.file = file
         self.line = line
+        self.module = module  # the module the definition was written in
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DefinitionSite)
@@ -56,6 +57,6 @@ def definition_site() -> DefinitionSite | None:
             return None
         module = frame.f_globals.get("__name__", "")
         if not _internal(module) and not frame.f_code.co_filename.startswith("<"):
-            return DefinitionSite(frame.f_code.co_filename, frame.f_lineno)
+            return DefinitionSite(frame.f_code.co_filename, frame.f_lineno, module or None)
         frame = frame.f_back
     return None

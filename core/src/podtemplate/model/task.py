@@ -10,7 +10,9 @@ from typing import Any, TypeVar, overload
 
 from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
-from .names import check_dns1123_label, to_dns1123
+from ..migration import flytekit_task_arguments
+from .names import check_label_value, check_quantity, parse_quantity
+from .naming import check_task_name, derive_object_name, name_digest
 from .sites import DefinitionSite, definition_site
 from .templates import ConfigModel, EnvValue, PodTemplate, Resources, normalize_env
 
@@ -55,8 +57,15 @@ class Task:
     task_config: Any = None
     interruptible: bool = False
     override: PodTemplate | None = None
+    # flytekit's accelerator=: the value of the platform's acceleratorLabel node selector.
+    accelerator: str | None = None
+    # flytekit's shared_memory=: a memory-backed /dev/shm (True: unsized; "2Gi": sized).
+    shared_memory: bool | str | None = None
     module: str | None = None
     attribute: str | None = None
+    # The name of the task's objects, derived from ``name`` (model/naming.py); a render
+    # may qualify it to keep the objects of its tasks apart.
+    object_name: str = ""
     # Where the user defined the task (``@task(...)``, ``ContainerTask(...)``), for
     # ``explain``; not part of what the task is.
     defined_at: DefinitionSite | None = dataclasses.field(default=None, compare=False,
@@ -66,10 +75,14 @@ class Task:
     def __post_init__(self) -> None:
         if self.defined_at is None:
             object.__setattr__(self, "defined_at", definition_site())
+        if self.module is None and self.defined_at is not None:  # ContainerTask(...)
+            object.__setattr__(self, "module", self.defined_at.module)
         try:
-            check_dns1123_label(self.name, what="task name", field="name")
-            if isinstance(self.task_config, ConfigModel):
-                self.task_config.check_task_name(self.name)
+            check_task_name(self.name)
+            if not self.object_name:
+                object.__setattr__(self, "object_name", derive_object_name(self.name))
+            if isinstance(self.task_config, ConfigModel):  # the operator's name rule
+                self.task_config.check_task_name(self.object_name)
             if self.image is not None and not str(self.image).strip():
                 raise DefinitionError("image is empty", field="image",
                                       fix="give a container image such as python:3.11-slim")
@@ -80,6 +93,7 @@ class Task:
                 raise DefinitionError("pod_template_name is empty", field="pod_template_name",
                                       fix="name a template or leave pod_template_name unset")
             _check_types(self)
+            _check_flyte_settings(self)
             normalize_env(self.env)
             _check_gpu(self.requests, self.limits)
         except PodTemplateError as error:
@@ -94,14 +108,28 @@ class Task:
     def signature(self) -> inspect.Signature | None:
         return inspect.signature(self.fn) if self.fn is not None else None
 
-    def with_overrides(self, *, pod_template: PodTemplate | None = None) -> Task:
-        """A copy of this task carrying ``pod_template`` as its run override (layer 4),
-        merged over the task's own template and settings like any layer."""
+    def with_overrides(self, *, name: str | None = None,
+                       pod_template: PodTemplate | None = None,
+                       requests: Resources | None = None, limits: Resources | None = None,
+                       image: str | None = None, interruptible: bool | None = None) -> Task:
+        """A copy of this task carrying ``pod_template`` as its task override (layer 4),
+        merged over the task's own template and settings like any layer; ``requests``,
+        ``limits``, ``image`` and ``interruptible`` replace the task's own.
+
+        The copy is a task of its own, so it can live at module level beside the
+        original: it is named ``name``, else ``<name>-override-<hash>`` (the hash of what
+        is overridden, stable across runs)."""
         if pod_template is not None and not isinstance(pod_template, PodTemplate):
             raise DefinitionError("pod_template must be a PodTemplate", task=self.name,
                                   field="with_overrides.pod_template",
                                   fix="wrap the pod spec: PodTemplate(pod_spec={...})")
-        return dataclasses.replace(self, override=pod_template)
+        changes: dict[str, Any] = {"override": pod_template} if pod_template else {}
+        given = {"requests": requests, "limits": limits, "image": image,
+                 "interruptible": interruptible}
+        changes.update((key, value) for key, value in given.items() if value is not None)
+        if name is None:
+            name = f"{self.name}-override-{name_digest(repr(sorted(changes.items())))}"
+        return dataclasses.replace(self, **changes, name=name, object_name="")
 
 
 def _check_types(task: Task) -> None:
@@ -130,12 +158,35 @@ def _check_types(task: Task) -> None:
                               fix="write interruptible=True")
 
 
+def _check_flyte_settings(task: Task) -> None:
+    accelerator = task.accelerator
+    if accelerator is not None and (not isinstance(accelerator, str) or not accelerator
+                                    or len(accelerator) > 63):
+        device = getattr(accelerator, "device", None)
+        fix = (f"write accelerator={device!r}" if isinstance(device, str)
+               else "give the accelerator's node label value, e.g. accelerator="
+               "'nvidia-tesla-a100'")
+        raise DefinitionError(f"accelerator must be a label value, not {brief(accelerator)}",
+                              field="accelerator", fix=fix)
+    if accelerator is not None:
+        check_label_value(accelerator, field="accelerator")
+    shm = task.shared_memory
+    if shm is None or shm is True or shm is False:
+        return
+    size = check_quantity(shm, field="shared_memory") if isinstance(shm, str) else None
+    if size is None or parse_quantity(size) <= 0:
+        raise DefinitionError(f"shared_memory must be True or a size, not {brief(shm)}",
+                              field="shared_memory", fix="write shared_memory=True or "
+                              "shared_memory='2Gi'")
+
+
 def _check_gpu(requests: Resources | None, limits: Resources | None) -> None:
     if requests and limits and requests.gpu and limits.gpu and requests.gpu != limits.gpu:
         raise DefinitionError(
             f"gpu request {requests.gpu} differs from gpu limit {limits.gpu}",
             fix="Kubernetes needs the GPU request and limit equal: set one of them",
             field="requests.gpu")
+
 
 
 @overload
@@ -148,7 +199,9 @@ def task(
     command: Sequence[str] | None = None, env: Mapping[str, EnvValue] | None = None,
     requests: Resources | None = None, limits: Resources | None = None,
     pod_template: PodTemplate | None = None, pod_template_name: str | None = None,
-    task_config: Any = None, interruptible: bool = False,
+    task_config: Any = None, interruptible: bool = False, accelerator: str | None = None,
+    shared_memory: bool | str | None = None, container_image: str | None = None,
+    environment: Mapping[str, EnvValue] | None = None, **flytekit_only: Any,
 ) -> Callable[[F], Task]: ...
 
 
@@ -158,18 +211,28 @@ def task(
     env: Mapping[str, EnvValue] | None = None, requests: Resources | None = None,
     limits: Resources | None = None, pod_template: PodTemplate | None = None,
     pod_template_name: str | None = None, task_config: Any = None,
-    interruptible: bool = False,
+    interruptible: bool = False, accelerator: str | None = None,
+    shared_memory: bool | str | None = None, container_image: str | None = None,
+    environment: Mapping[str, EnvValue] | None = None, **flytekit_only: Any,
 ) -> Task | Callable[[Callable[..., Any]], Task]:
     """Declare a task. ``task_config`` selects a distributed task type (``PyTorch(...)``);
     without it the task runs as one ``v1 Pod``. ``command`` is for task types that run a
-    command instead of the function; Python tasks run the function through the executor."""
+    command instead of the function; Python tasks run the function through the executor.
+
+    As in flytekit, ``accelerator="nvidia-tesla-a100"`` selects nodes by the platform's
+    ``acceleratorLabel`` and ``shared_memory=True`` (or a size such as ``"2Gi"``) mounts a
+    memory-backed ``/dev/shm`` in every pod of the task. flytekit's ``container_image=``
+    and ``environment=`` are taken for ``image=`` and ``env=`` with a warning."""
+    image, env, task_config = flytekit_task_arguments(
+        image=image, container_image=container_image, env=env, environment=environment,
+        task_config=task_config, others=flytekit_only)
 
     @guarded
     def wrap(function: Callable[..., Any]) -> Task:
         if not callable(function) or not isinstance(getattr(function, "__name__", None), str):
             raise DefinitionError(f"@task decorates a function, not {brief(function)}",
                                   fix="put @task(...) on a def")
-        task_name = name or to_dns1123(function.__name__)
+        task_name = name or function.__name__.strip("<>")  # <lambda>: lambda
         task_type = task_type_of(task_config)
         if command is not None and task_type == "python":
             raise DefinitionError(
@@ -181,7 +244,8 @@ def task(
             env=dict(env) if isinstance(env, Mapping) else env or {},
             requests=requests, limits=limits, pod_template=pod_template,
             pod_template_name=pod_template_name, task_config=task_config,
-            interruptible=interruptible, module=function.__module__,
+            interruptible=interruptible, accelerator=accelerator,
+            shared_memory=shared_memory, module=function.__module__,
             attribute=function.__name__,
         )
 

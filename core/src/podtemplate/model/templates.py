@@ -25,6 +25,7 @@ from ..guard import guarded
 from ..merge.aliases import PRIMARY_CONTAINER
 from .names import (
     check_dns1123_label,
+    check_dns1123_subdomain,
     check_env_name,
     check_label_key,
     check_label_value,
@@ -36,7 +37,7 @@ from .sites import DefinitionSite, definition_site
 from .template_file import template_parts
 
 __all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "Int32",
-           "normalize_env", "env_text"]
+           "check_extended_resource_name", "normalize_env", "env_text"]
 
 EnvValue = str | int | float | bool
 INT32_MAX = 2**31 - 1
@@ -46,7 +47,9 @@ Int32 = Annotated[int, Field(strict=True, ge=-INT32_MAX - 1, le=INT32_MAX)]
 
 class Resources(BaseModel):
     """Requests or limits of a container. ``gpu`` maps to the platform's GPU resource name
-    (``nvidia.com/gpu`` by default); any extended resource goes in ``extra``::
+    (``nvidia.com/gpu`` by default); any extended resource goes in ``extra`` under its
+    domain-qualified name. Quantities are strings or numbers (``cpu=2``, ``memory=1.5e9``);
+    flytekit's spelling ``mem=`` is taken for ``memory=``::
 
         Resources(cpu="4", memory="16Gi", gpu=1, extra={"example.com/fpga": "1"})
     """
@@ -62,11 +65,19 @@ class Resources(BaseModel):
     @guarded
     def __init__(self, cpu: Any = None, memory: Any = None, gpu: Any = None,
                  ephemeral_storage: Any = None, extra: Mapping[str, Any] | None = None,
-                 **extended: Any) -> None:
+                 *, mem: Any = None, **extended: Any) -> None:
         if extra is not None and not isinstance(extra, Mapping):
             raise DefinitionError(f"Resources: extra must be a mapping of resource name to "
                                   f"quantity, not {type(extra).__name__}", field="extra",
                                   fix="write extra={'example.com/fpga': '1'}")
+        if mem is not None and memory is not None:
+            raise DefinitionError("Resources: mem and memory both given", field="memory",
+                                  fix="give the memory once: memory='4Gi' (mem= is "
+                                  "flytekit's spelling of the same)")
+        memory = memory if mem is None else mem
+        for name, value in (("cpu", cpu), ("memory", memory), ("gpu", gpu),
+                            ("ephemeral_storage", ephemeral_storage)):
+            _refuse_pair(name, value)
         merged = {**dict(extra or {}), **{k.replace("__", "/"): v for k, v in extended.items()}}
         super().__init__(cpu=cpu, memory=memory, gpu=gpu,
                          ephemeral_storage=ephemeral_storage, extra=merged)
@@ -80,10 +91,7 @@ class Resources(BaseModel):
     @classmethod
     def _extra(cls, value: Any) -> dict[str, str]:
         for key in value:
-            if not isinstance(key, str) or not key:
-                raise DefinitionError(f"Resources: resource name {brief(key)} is not a "
-                                      "string", field="extra",
-                                      fix="name the resource, e.g. 'example.com/fpga'")
+            check_extended_resource_name(key)
         return {k: check_quantity(v, field=f"resources.{k}") for k, v in value.items()}
 
     def to_k8s(self, gpu_resource_name: str = "nvidia.com/gpu") -> dict[str, str]:
@@ -101,6 +109,49 @@ class Resources(BaseModel):
         if self.extra:
             out.update(self.extra)
         return out
+
+
+_NAMED_FIELDS = {"cpu": "cpu", "memory": "memory", "mem": "memory", "gpu": "gpu",
+                 "ephemeral-storage": "ephemeral_storage", "storage": "ephemeral_storage"}
+
+
+def check_extended_resource_name(key: object) -> str:
+    """An extended resource is named with its domain (``nvidia.com/gpu``,
+    ``example.com/fpga``); ``hugepages-<size>`` is the one native name kept in ``extra``."""
+    if not isinstance(key, str) or not key:
+        raise DefinitionError(f"Resources: resource name {brief(key)} is not a string",
+                              field="extra", fix="name the resource, e.g. 'example.com/fpga'")
+    if key.startswith("hugepages-"):
+        return key
+    field_name = _NAMED_FIELDS.get(key.lower().replace("_", "-"))
+    if field_name is not None:
+        raise DefinitionError(f"Resources: {key!r} is not an extended resource",
+                              field=f"extra.{key}", fix=f"write {field_name}=... instead")
+    prefix, slash, _ = key.rpartition("/")
+    try:
+        if not slash:
+            raise InvalidNameError(key)
+        check_label_key(key)  # a DNS subdomain, '/', a name
+        check_dns1123_subdomain(prefix, what="resource domain")
+    except InvalidNameError:
+        raise DefinitionError(
+            f"Resources: resource name {key!r} is neither cpu, memory (mem), gpu, "
+            "ephemeral_storage nor a domain-qualified extended resource",
+            field=f"extra.{key}",
+            fix="name an extended resource with its domain, as the device plugin does: "
+            "'nvidia.com/gpu', 'amd.com/gpu', 'example.com/fpga'") from None
+    return key
+
+
+def _refuse_pair(name: str, value: Any) -> None:
+    """flytekit 1.16's ``Resources(cpu=("1", "2"))`` is a request and a limit in one."""
+    if isinstance(value, (tuple, list)):
+        request, limit = [*value, None, None][:2]
+        raise DefinitionError(
+            f"Resources: {name}={brief(value)} is a request/limit pair, which podtemplate "
+            "spells as two Resources", field=name,
+            fix=f"write requests=Resources({name}={request!r}), "
+            f"limits=Resources({name}={limit!r})")
 
 
 def normalize_env(env: Mapping[str, EnvValue] | None, *,

@@ -35,6 +35,7 @@ LAYER_OWNERS: dict[str, LayerKind] = {
     "role settings": "task",
     "platform defaultResources": "platform",
     "platform defaultImage": "platform",
+    "platform resourceTolerations": "platform",
 }
 
 

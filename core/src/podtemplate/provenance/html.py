@@ -22,6 +22,7 @@ COLOURS: dict[str, str] = {
     "role-template": "#c98a12",
     "role-settings": "#b9a21a",
     "default-resources": "#4f9fd6",
+    "resource-tolerations": "#1f9aa8",
     "operator": "#d64545",
     "policy": "#8e1d1d",
     "default-image": "#6c8ebf",

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import PodTemplateError
 from ..files.yaml_lines import Marks, load_marked_path
+from ..manifest import TASK_NAME_ANNOTATION
 from ..model.roles import RoleSpec, covers
 from ..model.sites import DefinitionSite
 from ..model.task import Task
@@ -32,6 +33,7 @@ RUN_OVERRIDE = "run-override"
 ROLE_TEMPLATE = "role-template"
 ROLE_SETTINGS = "role-settings"
 DEFAULT_RESOURCES = "default-resources"
+RESOURCE_TOLERATIONS = "resource-tolerations"
 OPERATOR = "operator"
 POLICY = "policy"
 DEFAULT_IMAGE = "default-image"
@@ -40,8 +42,8 @@ SYSTEM = "system"
 # Fold order, lowest first. ``system`` and ``default-image`` are what resolution adds
 # after the layers: the system labels, the default-container annotation, defaultImage.
 LAYERS = (CLUSTER_TEMPLATE, INTERRUPTIBLE, TASK_TEMPLATE, TASK_SETTINGS, RUN_OVERRIDE,
-          ROLE_TEMPLATE, ROLE_SETTINGS, DEFAULT_RESOURCES, OPERATOR, POLICY, DEFAULT_IMAGE,
-          SYSTEM)
+          ROLE_TEMPLATE, ROLE_SETTINGS, DEFAULT_RESOURCES, RESOURCE_TOLERATIONS, OPERATOR,
+          POLICY, DEFAULT_IMAGE, SYSTEM)
 
 # The start of a resolution layer's label -> the layer's name. Longest prefixes first.
 LAYER_PREFIXES: tuple[tuple[str, str], ...] = (
@@ -55,6 +57,7 @@ LAYER_PREFIXES: tuple[tuple[str, str], ...] = (
     ("role template", ROLE_TEMPLATE),
     ("role settings", ROLE_SETTINGS),
     ("platform defaultResources", DEFAULT_RESOURCES),
+    ("platform resourceTolerations", RESOURCE_TOLERATIONS),
     ("operator", OPERATOR),
     ("policy", POLICY),  # platform.yaml policy.enforce, folded above everything
 )
@@ -167,6 +170,8 @@ class Sources:
             return Origin(DEFAULT_IMAGE, source, detail, step, "platform defaultImage")
         if path.startswith("metadata.labels."):
             detail = "system label podtemplate adds to every pod"
+        elif path == f"metadata.annotations.{TASK_NAME_ANNOTATION}":
+            detail = "the task name as written, which the object name differs from"
         elif path.startswith("metadata.annotations."):
             detail = "names the primary container for kubectl (podtemplate adds it)"
         elif path.endswith(".name") and path.startswith("spec.containers["):
@@ -285,6 +290,8 @@ class Sources:
             return self._platform_part(("interruptible",), layer)
         if name == POLICY:
             return self._platform_part(("policy", "enforce"), layer)
+        if name == RESOURCE_TOLERATIONS:
+            return self._resource_tolerations(layer)
         if name == TASK_SETTINGS:
             return _Written(layer.fragment, None, None, self.task.defined_at)
         if name == ROLE_SETTINGS and self.role.role is not None:
@@ -312,6 +319,22 @@ class Sources:
                     part = part.child(key) if part is not None else None
                 if data is not None and part is not None:
                     return _Written({"spec": data}, Marks(marks.line, {"spec": part}),
+                                    self.platform_file, None)
+        return _Written(layer.fragment, None, None, None)
+
+    def _resource_tolerations(self, layer: Layer) -> _Written:
+        """platform.yaml ``resourceTolerations`` as the layer is shaped: the tolerations
+        of the resources the pod asks for (named in the layer's variant), in order."""
+        wanted = layer.variant.partition(":")[2].split(",")
+        if self.platform_file is not None:
+            for _, marks in self._documents(self.platform_file)[:1]:
+                table = marks.child("resourceTolerations")
+                if table is not None:
+                    items = [item for name in wanted
+                             if (found := table.child(name)) is not None
+                             for item in found.items]
+                    spec = Marks(table.line, {"tolerations": Marks(table.line, items=items)})
+                    return _Written(layer.fragment, Marks(table.line, {"spec": spec}),
                                     self.platform_file, None)
         return _Written(layer.fragment, None, None, None)
 

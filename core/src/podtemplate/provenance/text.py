@@ -22,6 +22,7 @@ LAYER_COLOURS: dict[str, str] = {
     "role-template": "yellow",
     "role-settings": "bright_yellow",
     "default-resources": "bright_cyan",
+    "resource-tolerations": "cyan",
     "operator": "red",
     "policy": "bright_red",
     "default-image": "bright_cyan",

@@ -129,12 +129,14 @@ def settings_parts(env: Mapping[str, Any] | None, requests: Resources | None,
 
 def settings_layer(label: str, parts: tuple[list[dict[str, str]], dict[str, Any]], *,
                    primary: str, image: str | None = None,
-                   command: tuple[str, ...] | None = None, args: tuple[str, ...] | None = None
-                   ) -> Layer | None:
+                   command: tuple[str, ...] | None = None, args: tuple[str, ...] | None = None,
+                   pod: tuple[dict[str, Any], dict[str, Any]] | None = None) -> Layer | None:
     """Task or role settings applied to the primary container; None when nothing is set.
     ``parts`` is :func:`settings_parts` of the task or role (made once for all of its
-    roles: the fragment only reads it)."""
-    container: dict[str, Any] = {"name": primary}
+    roles: the fragment only reads it). ``pod`` is ``(spec fields, primary container
+    fields)`` more (a task's accelerator and shared memory, resolve/flyte.py)."""
+    spec_fields, container_fields = pod or ({}, {})
+    container: dict[str, Any] = {**container_fields, "name": primary}
     if image:
         container["image"] = image
     if command is not None:
@@ -146,14 +148,15 @@ def settings_layer(label: str, parts: tuple[list[dict[str, str]], dict[str, Any]
         container["env"] = env_items
     if resources:
         container["resources"] = resources
-    if len(container) == 1:
+    if len(container) == 1 and not spec_fields:
         return None
     # Valid by construction when image, command and args are strings: env names and
     # quantities were checked when the task was defined, the primary name is checked
-    # with the final pod.
-    proven = all(type(v) is str for v in (image or "", *(command or ()), *(args or ())))
-    return Layer(label, {"spec": {"containers": [container]}}, primary, proven=proven,
-                 container_names=((primary,), ()))
+    # with the final pod. Pod fields are proven with the pod.
+    proven = not spec_fields and all(
+        type(v) is str for v in (image or "", *(command or ()), *(args or ())))
+    return Layer(label, {"spec": {**spec_fields, "containers": [container]}}, primary,
+                 proven=proven, container_names=((primary,), ()))
 
 
 def scheduling_only(layer: Layer) -> Layer:

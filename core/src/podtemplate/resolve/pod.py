@@ -9,7 +9,7 @@ from typing import Any
 from ..context import RenderContext
 from ..errors import DefinitionError, PodTemplateError
 from ..files.store import find_template
-from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS, role_label_value
+from ..manifest import SYSTEM_LABELS, add_system_metadata
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
 from ..merge.rules import DELETE, PATCH
@@ -30,6 +30,7 @@ from ._fast import (
     primary_only,
     shared_prefix,
 )
+from .flyte import resource_tolerations, task_pod_settings
 from .layers import (
     Layer,
     scheduling_only,
@@ -38,6 +39,7 @@ from .layers import (
     template_layer,
     without_task_resources,
 )
+from .resources import reconcile_limits
 
 __all__ = [
     "LAYER_ORDER",
@@ -90,7 +92,7 @@ def _interruptible(task: Task, role_spec: RoleSpec) -> bool:
         return role_spec.interruptible
     if role_spec.role is not None and role_spec.role.interruptible is not None:
         return role_spec.role.interruptible
-    return task.interruptible
+    return task.interruptible and role_spec.task_interruptible
 
 
 def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
@@ -166,8 +168,9 @@ def _task_settings_layer(of: _RoleInputs) -> Layer | None:
         return None
     task = of.task
     parts = _settings_parts(task, of.context.platform.gpu_resource_name, of.context)
+    pod = task_pod_settings(task, of.primary, of.context)  # accelerator, shared memory
     return settings_layer("task settings", parts, primary=of.primary, image=task.image,
-                          command=task.command, args=task.args)
+                          command=task.command, args=task.args, pod=pod)
 
 
 def _role_named_template_layer(of: _RoleInputs) -> Layer | None:
@@ -395,8 +398,13 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
         fold(acc, layer)
         proven = proven and layer_proven(layer, context)
     _check_primary_kept(acc, primary, layers)
+    reconcile_limits(acc, layers, primary, context=context, task=task.name,
+                     role=role_spec.name)
     fill = _fill_default_resources(acc, primary, context)
-    for last in (fill, operator):
+    if fill is not None:
+        fold(acc, fill)
+        proven = proven and layer_proven(fill, context)
+    for last in (resource_tolerations(acc, context), operator):
         if last is not None:
             fold(acc, last)
             proven = proven and layer_proven(last, context)
@@ -438,7 +446,7 @@ def platform_pod(task: Task, role_spec: RoleSpec, context: RenderContext) -> dic
     containers = acc["spec"]["containers"]
     containers.sort(key=lambda c: c["name"] != primary)
     _fill_default_image(containers, context)
-    _system_metadata(acc, task, role_spec, primary)
+    add_system_metadata(acc, task, role_spec.name, primary, context)
     return acc
 
 
@@ -471,7 +479,7 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
             fix="set image= on the task or role, or an image in its template "
             "(or defaultImage in platform.yaml)")
     containers[0] = _readable(containers[0])
-    _system_metadata(acc, task, role_spec, primary)
+    add_system_metadata(acc, task, role_spec.name, primary, context)
     if not (proven and composed_valid(acc, primary)):
         validate_pod_template_spec(acc)
     return acc
@@ -480,17 +488,6 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
 def _fill_default_image(containers: list[dict[str, Any]], context: RenderContext) -> None:
     if not containers[0].get("image") and context.platform.default_image:
         containers[0]["image"] = context.platform.default_image  # fills, never overrides
-
-
-def _system_metadata(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
-                     ) -> None:
-    metadata = acc["metadata"]
-    labels = metadata.setdefault("labels", {})
-    task_label, type_label, role_label = SYSTEM_LABELS
-    labels[task_label] = task.name
-    labels[type_label] = task.task_type
-    labels[role_label] = role_label_value(role_spec.name)
-    metadata.setdefault("annotations", {})[DEFAULT_CONTAINER_ANNOTATION] = primary
 
 
 

@@ -16,6 +16,7 @@ from podtemplate import (
 )
 from podtemplate.plugin import POD_ROLE, single_pod_role
 
+from .inputs import ContainerInputsTask, fill_placeholders, input_values
 from .task import TASK_TYPE_NAME, ContainerTask
 
 TASK_TYPE = TaskType(name=TASK_TYPE_NAME, distribution="podtemplate-container",
@@ -38,7 +39,10 @@ def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpe
 def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
                                 pods: Mapping[str, dict[str, Any]],
                                 context: RenderContext) -> list[dict[str, Any]]:
-    return [pod_manifest(task, pods[POD_ROLE], context)]
+    pod = pods[POD_ROLE]
+    if isinstance(task, ContainerInputsTask) and task.inputs:
+        fill_placeholders(task, pod["spec"]["containers"][0], input_values(task, context))
+    return [pod_manifest(task, pod, context)]
 
 
 @hookimpl

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from podtemplate import DefinitionError, PodTemplate, Resources, Task
-from podtemplate.plugin import EnvValue, defining_task
+from podtemplate.plugin import EnvValue, defining_task, warn_alias
+
+from .inputs import ContainerInputsTask, check_placeholders, normalize_input_types
 
 __all__ = ["ContainerTask", "TASK_TYPE_NAME"]
 
@@ -23,6 +26,11 @@ def ContainerTask(
     pod_template: PodTemplate | None = None,
     pod_template_name: str | None = None,
     interruptible: bool = False,
+    inputs: Mapping[str, type] | None = None,
+    *,
+    arguments: Sequence[str] | None = None,
+    environment: Mapping[str, EnvValue] | None = None,
+    **flytekit_only: Any,
 ) -> Task:
     """A task that runs ``image`` with exactly ``command`` and ``args``; no Python needed
     in the image. Define it at module level: ``podtemplate render`` finds it there.
@@ -32,8 +40,15 @@ def ContainerTask(
     inline template cannot silently replace them; a run override can. When ``command``
     is given without ``args``, the container gets ``args: []``: the image's CMD is
     ignored by Kubernetes then, and a template's args must not sneak in either.
+
+    ``inputs={"a": int}`` declares typed inputs, as flytekit does: ``{{.inputs.a}}`` in
+    ``command`` or ``args`` is filled from ``--input a=3`` at render time.
     """
     with defining_task(name):
+        args = _alias(args, arguments, "ContainerTask(arguments=...)", "ContainerTask(args=...)")
+        env = _alias(env, environment, "ContainerTask(environment=...)",
+                     "ContainerTask(env=...)")
+        _refuse_flytekit_only(flytekit_only)
         if not isinstance(image, str) or not image.strip():
             raise DefinitionError("image is empty", field="image",
                                   fix="give the container image to run, e.g. busybox:1.36")
@@ -44,12 +59,49 @@ def ContainerTask(
                                   fix="leave command=None to run the image's ENTRYPOINT")
         if command_ is not None and args_ is None:
             args_ = ()
-    return Task(
+        inputs_ = normalize_input_types(inputs)
+        check_placeholders({"command": command_, "args": args_}, inputs_)
+    return ContainerInputsTask(
         name=name, task_type=TASK_TYPE_NAME, fn=None, image=image, command=command_,
         args=args_, env=dict(env or {}), requests=requests, limits=limits,
         pod_template=pod_template, pod_template_name=pod_template_name,
-        interruptible=interruptible,
+        interruptible=interruptible, inputs=inputs_,
     )
+
+
+# flytekit ContainerTask arguments that move data in and out of the container: podtemplate
+# renders pods and moves no data, so each is refused with what to do instead.
+_DATA_ARGUMENTS = {
+    "outputs": "drop outputs=: the container writes its results where it likes (a volume "
+    "from a template, an object store)",
+    "input_data_dir": "drop input_data_dir=: inputs reach the command line through "
+    "{{.inputs.NAME}}; mount data with a template's volumes",
+    "output_data_dir": "drop output_data_dir=: mount a volume from a template at that path",
+    "metadata_format": "drop metadata_format=: no outputs are read back",
+    "io_strategy": "drop io_strategy=: no data is copied in or out",
+    "secret_requests": "mount the secret with a template (volumes or env valueFrom)",
+    "resources": "write requests=Resources(...) and limits=Resources(...)",
+}
+
+
+def _refuse_flytekit_only(given: Mapping[str, Any]) -> None:
+    for key in given:
+        fix = _DATA_ARGUMENTS.get(key)
+        if fix is None:
+            raise DefinitionError(f"ContainerTask has no argument {key!r}", field=key,
+                                  fix="see help(ContainerTask) for the accepted arguments")
+        raise DefinitionError(f"ContainerTask({key}=...) is flytekit's, with no "
+                              "podtemplate equivalent", field=key, fix=fix)
+
+
+def _alias(value: Any, alias: Any, old: str, new: str) -> Any:
+    if alias is None:
+        return value
+    if value is not None:
+        raise DefinitionError(f"{old} and {new} both given", field=new,
+                              fix=f"give it once, as {new}")
+    warn_alias(old, new)
+    return alias
 
 
 def _strings(value: Sequence[str] | None, field: str) -> tuple[str, ...] | None:

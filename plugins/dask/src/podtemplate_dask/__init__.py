@@ -15,6 +15,7 @@ from __future__ import annotations
 from .build import API_VERSION, KIND, build_daskjob, scheduler_service
 from .config import COMM_PORT, CONTAINER_NAMES, DASHBOARD_PORT, Dask
 from .crd_schema import strip_unknown_fields
+from .flytekit import Scheduler, WorkerGroup
 from .plugin import TASK_TYPE
 from .roles import ROLE_PATHS, define_roles, worker_flags
 
@@ -27,6 +28,8 @@ __all__ = [
     "ROLE_PATHS",
     "TASK_TYPE",
     "Dask",
+    "Scheduler",
+    "WorkerGroup",
     "build_daskjob",
     "define_roles",
     "scheduler_service",

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import RenderContext, RoleSpec, Task, object_metadata
-from podtemplate.plugin import task_layers
+from podtemplate.plugin import object_name, task_layers
 
 from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask, runner_restart_policy
 from .crd_schema import layers_known, strip_unknown_fields
@@ -34,7 +34,7 @@ def build_daskjob(task: Task, config: Dask, roles: Sequence[RoleSpec],
     job = pods["job-runner"]
     job["spec"]["restartPolicy"] = runner_restart_policy(job["spec"].get("restartPolicy"),
                                                          task=task.name)
-    scheduler = {**pods["scheduler"], "service": scheduler_service(task.name)}
+    scheduler = {**pods["scheduler"], "service": scheduler_service(object_name(task, context))}
     worker = {"replicas": config.worker_replicas(), **pods["worker"]}
     cluster: dict[str, Any] = {"scheduler": scheduler, "worker": worker}
     return {

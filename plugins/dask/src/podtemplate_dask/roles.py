@@ -124,7 +124,7 @@ def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     """The job runner, scheduler and worker roles of ``task``, in manifest order."""
     config = config_of(task, Dask)
     if task.task_config is None:  # a task built without a config: the defaults' rule
-        config.check_task_name(task.name)
+        config.check_task_name(task.object_name)
     _check_no_command(task)
     job = _role_spec("job-runner", config.job_runner, _operator_layer(
         function_entrypoint(task, context, CONTAINER_NAMES["job-runner"])))
@@ -149,7 +149,11 @@ def _role_spec(role: str, config: Role | None, operator_layer: dict[str, Any]) -
                     container_name=CONTAINER_NAMES[role], role=config,
                     operator_layer=operator_layer, owned=OWNED[role],
                     unsupported=UNSUPPORTED[role],
-                    replicas_path=f"{ROLE_PATHS[role]}.replicas" if role == "worker" else None)
+                    replicas_path=f"{ROLE_PATHS[role]}.replicas" if role == "worker" else None,
+                    # As on Flyte (flyteplugins dask.go): a task's interruptible=True puts
+                    # the workers on interruptible nodes, never the scheduler or the job
+                    # runner, whose loss fails the job; Role(interruptible=True) opts in.
+                    task_interruptible=role == "worker")
 
 
 # Built once: the same for every task, and read only, like every layer.

@@ -11,7 +11,8 @@ from podtemplate.plugin import config_of
 from .config import CONTAINER_NAME, PyTorch
 from .roles import PORT, PORT_NAME, SHM_PATH, SHM_VOLUME, replica_path
 
-__all__ = ["API_VERSION", "DEFAULT_RESTART_POLICY", "KIND", "build_job", "check_shm_volume"]
+__all__ = ["API_VERSION", "DEFAULT_RESTART_POLICY", "KIND", "add_default_shm", "build_job",
+           "check_shm_volume"]
 
 API_VERSION = "kubeflow.org/v1"
 KIND = "PyTorchJob"
@@ -53,7 +54,7 @@ def _replica(pod: dict[str, Any], replicas: int, config: PyTorch) -> dict[str, A
     return {"replicas": replicas, "restartPolicy": restart, "template": pod}
 
 
-def _check_operator_fields(pod: Mapping[str, Any], config: PyTorch, role: str) -> None:
+def _check_operator_fields(pod: dict[str, Any], config: PyTorch, role: str) -> None:
     """What a merge cannot settle: two items under different keys that the operator or
     Kubernetes would take as one."""
     container = next(c for c in pod["spec"]["containers"] if c["name"] == CONTAINER_NAME)
@@ -70,10 +71,13 @@ def _check_operator_fields(pod: Mapping[str, Any], config: PyTorch, role: str) -
     check_shm_volume(pod, config, role)
 
 
-def check_shm_volume(pod: Mapping[str, Any], config: PyTorch, role: str) -> None:
-    """With ``shm_size``, the pod's /dev/shm volume must be the plugin's emptyDir: a
-    template's volume of that name in another form would have merged into it."""
-    if config.shm_size:
+def check_shm_volume(pod: dict[str, Any], config: PyTorch, role: str) -> None:
+    """Without ``shm_size``, the default /dev/shm (see :func:`add_default_shm`); with it,
+    the pod's /dev/shm volume must be the plugin's emptyDir: a template's volume of that
+    name in another form would have merged into it."""
+    if config.shm_size is None:
+        add_default_shm(pod)
+    elif config.shm_size:
         volume = next(v for v in pod["spec"]["volumes"] if v["name"] == SHM_VOLUME)
         if set(volume) != {"name", "emptyDir"}:
             raise DefinitionError(
@@ -81,3 +85,18 @@ def check_shm_volume(pod: Mapping[str, Any], config: PyTorch, role: str) -> None
                 f"mounts a memory-backed emptyDir named {SHM_VOLUME!r} at {SHM_PATH}",
                 role=role, field=f"spec.volumes[{SHM_VOLUME}]",
                 fix=f"rename that volume, or drop shm_size and mount your own at {SHM_PATH}")
+
+
+def add_default_shm(pod: dict[str, Any]) -> None:
+    """A memory-backed, unsized /dev/shm on the training container, as flytekit gives
+    PyTorch tasks by default - unless a layer already mounts something at /dev/shm (a
+    GPU template's sized one, ``@task(shared_memory=...)``) or has a volume of its name."""
+    spec = pod["spec"]
+    container = spec["containers"][0]
+    mounts = container.get("volumeMounts") or []
+    if any(m.get("mountPath") == SHM_PATH for m in mounts) or any(
+            v.get("name") == SHM_VOLUME for v in spec.get("volumes") or ()):
+        return
+    spec["volumes"] = [*(spec.get("volumes") or ()),
+                       {"name": SHM_VOLUME, "emptyDir": {"medium": "Memory"}}]
+    container["volumeMounts"] = [*mounts, {"name": SHM_VOLUME, "mountPath": SHM_PATH}]

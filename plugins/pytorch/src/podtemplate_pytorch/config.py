@@ -9,8 +9,15 @@ from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal
 
 from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
-from podtemplate.plugin import check_dns1035_label, check_quantity, parse_quantity
+from podtemplate.plugin import (
+    check_dns1035_label,
+    check_quantity,
+    parse_quantity,
+    warn_alias,
+)
 from pydantic import Field, field_validator, model_validator
+
+from .flytekit import elastic_arguments
 
 __all__ = ["CONTAINER_NAME", "Elastic", "PyTorch", "RestartPolicy", "RunPolicy",
            "check_primary_name", "longest_pod_names"]
@@ -62,6 +69,7 @@ class Elastic(ConfigModel):
 
     ``nproc_per_node`` (processes per pod: a number, ``"auto"``, ``"cpu"`` or ``"gpu"``)
     becomes ``spec.nprocPerNode``; ``max_restarts`` is torchrun's restart budget.
+    flytekit's ``nnodes=2`` / ``nnodes="1:4"`` is taken for the range, with a warning.
     """
 
     min_replicas: Count
@@ -69,6 +77,11 @@ class Elastic(ConfigModel):
     nproc_per_node: Count | Literal["auto", "cpu", "gpu"] | None = None
     rdzv_backend: Literal["c10d", "etcd", "etcd-v2"] = "c10d"
     max_restarts: NonNegative | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flytekit_spellings(cls, data: Any) -> Any:
+        return elastic_arguments(data)
 
     @field_validator("nproc_per_node", mode="before")
     @classmethod
@@ -90,6 +103,10 @@ class Elastic(ConfigModel):
                 fix="set min_replicas <= max_replicas")
         return self
 
+    def podtemplate_task_config(self) -> PyTorch:
+        """flytekit's ``@task(task_config=Elastic(...))``: the elastic PyTorch job."""
+        return _elastic_job(self)
+
     def to_k8s(self) -> dict[str, Any]:
         policy: dict[str, Any] = {"minReplicas": self.min_replicas,
                                   "maxReplicas": self.max_replicas,
@@ -99,17 +116,24 @@ class Elastic(ConfigModel):
         return policy
 
 
+def _elastic_job(elastic: Elastic) -> PyTorch:
+    warn_alias("task_config=Elastic(...)", "task_config=PyTorch(elastic=Elastic(...))")
+    return PyTorch(elastic=elastic)
+
+
 class PyTorch(ConfigModel):
     """Distributed PyTorch as a Kubeflow ``PyTorchJob`` (Training Operator v1).
 
     ``master`` and ``worker`` are :class:`podtemplate.Role` configs, each resolved on its
     own over the task's template and settings. ``worker.replicas`` is the number of
     workers (default 1; with ``elastic``, ``min_replicas``). A job without ``elastic``
-    also runs exactly one master, rank 0. ``shm_size`` mounts a memory-backed emptyDir of
-    that size at /dev/shm in every replica (PyTorch data loaders need more than the
-    64Mi default). ``restart_policy`` is each replica's restart policy (``Always``,
-    ``OnFailure``, ``Never`` or the operator's ``ExitCode``); unset, a template's pod
-    ``restartPolicy`` is used, else ``OnFailure``.
+    also runs exactly one master, rank 0. Every replica gets a memory-backed emptyDir at
+    /dev/shm (PyTorch data loaders need more than the container runtime's 64Mi; flytekit
+    mounts one by default too), unsized - bounded by the pod's memory limit - unless a
+    template already mounts something there; ``shm_size="16Gi"`` sizes it (and owns it),
+    ``shm_size=False`` leaves /dev/shm alone. ``restart_policy`` is each replica's restart
+    policy (``Always``, ``OnFailure``, ``Never`` or the operator's ``ExitCode``); unset, a
+    template's pod ``restartPolicy`` is used, else ``OnFailure``.
     """
 
     task_type: ClassVar[str] = "pytorch"
@@ -118,7 +142,7 @@ class PyTorch(ConfigModel):
     worker: Role | None = None
     run_policy: RunPolicy | None = None
     elastic: Elastic | None = None
-    shm_size: str | None = None
+    shm_size: str | Literal[False] | None = None
     restart_policy: RestartPolicy | None = None
 
     @model_validator(mode="before")
@@ -131,9 +155,11 @@ class PyTorch(ConfigModel):
 
     @field_validator("shm_size", mode="before")
     @classmethod
-    def _shm_size(cls, value: Any) -> str | None:
-        if value is None:
+    def _shm_size(cls, value: Any) -> str | Literal[False] | None:
+        if value is None or value is True:
             return None
+        if value is False:
+            return False
         size = check_quantity(value, field="task_config.shm_size")
         if parse_quantity(size) <= 0:
             raise DefinitionError(f"shm_size must be positive, got {size!r}",

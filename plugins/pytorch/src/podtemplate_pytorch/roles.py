@@ -101,7 +101,7 @@ def check_task(task: Task, config: PyTorch) -> None:
     if task.pod_template is not None:
         check_primary_name(task.pod_template, "pod_template")
     if task.task_config is None:  # a task built without a config: the defaults' rule
-        config.check_task_name(task.name)
+        config.check_task_name(task.object_name)
 
 
 def operator_layer(task: Task, context: RenderContext, config: PyTorch, container_name: str,

@@ -23,6 +23,7 @@ from podtemplate import (
     RoleSpec,
     Task,
     object_metadata,
+    object_name,
 )
 from podtemplate.plugin import config_of
 
@@ -176,8 +177,8 @@ def _train_job(task: Task, context: RenderContext, config: PyTorch) -> dict[str,
     # (one process per CPU of a node without GPUs); one process per node is what the
     # PyTorchJob ran, so it is written out.
     spec: dict[str, Any] = {
-        "runtimeRef": {"name": task.name, "apiGroup": TRAINER_API_VERSION.split("/")[0],
-                       "kind": RUNTIME_KIND},
+        "runtimeRef": {"name": object_name(task, context),
+                       "apiGroup": TRAINER_API_VERSION.split("/")[0], "kind": RUNTIME_KIND},
         "trainer": {"numNodes": nodes_of(config), "numProcPerNode": 1},
     }
     policy = config.run_policy

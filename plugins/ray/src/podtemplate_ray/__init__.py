@@ -12,7 +12,9 @@ Roles: ``head``, ``worker:<group>`` for each worker group, and ``submitter``::
 
 from __future__ import annotations
 
+from .autoscaler import AutoscalerOptions
 from .config import Head, Ray, RayStartValue, WorkerGroup
+from .flytekit import HeadNodeConfig, RayJobConfig, WorkerNodeConfig
 from .roles import (
     HEAD,
     HEAD_CONTAINER,
@@ -24,6 +26,10 @@ from .roles import (
 )
 
 __all__ = [
+    "AutoscalerOptions",
+    "HeadNodeConfig",
+    "RayJobConfig",
+    "WorkerNodeConfig",
     "HEAD",
     "HEAD_CONTAINER",
     "HEAD_PORTS",

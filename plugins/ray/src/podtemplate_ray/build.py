@@ -43,6 +43,8 @@ def _cluster_spec(config: Ray, pods: Mapping[str, dict[str, Any]]) -> dict[str, 
     if config.ray_version is not None:
         cluster["rayVersion"] = config.ray_version
     cluster["enableInTreeAutoscaling"] = config.enable_autoscaling
+    if config.autoscaler_options is not None:
+        cluster["autoscalerOptions"] = config.autoscaler_options.to_k8s()
     cluster["headGroupSpec"] = {"rayStartParams": _head_params(config), "template": pods[HEAD]}
     cluster["workerGroupSpecs"] = [_worker_group(config, group, pods[worker_role_name(group)])
                                    for group in config.groups]
@@ -62,7 +64,7 @@ def _head_params(config: Ray) -> dict[str, str]:
 def _worker_group(config: Ray, group: WorkerGroup, pod: dict[str, Any]) -> dict[str, Any]:
     field = f"task_config.worker_groups[{group.name}].ray_start_params"
     return {
-        "groupName": group.name,
+        "groupName": group.group_name,
         "replicas": group.effective_replicas,
         "minReplicas": group.effective_min,
         "maxReplicas": group.effective_max,

@@ -11,8 +11,10 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError, Role
-from podtemplate.plugin import Int32, check_dns1035_label, check_dns1123_label
+from podtemplate.plugin import Int32, check_dns1035_label, check_task_name, derive_object_name
 from pydantic import field_validator, model_validator
+
+from .autoscaler import AutoscalerOptions
 
 __all__ = ["Head", "MAX_RAYJOB_NAME", "Ray", "RayStartValue", "WORKER_LABEL_PREFIX",
            "WorkerGroup", "ray_start_params"]
@@ -90,15 +92,21 @@ class WorkerGroup(Role):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        check_dns1123_label(value, what="worker group name",
-                            field="task_config.worker_groups[].name")
-        if len(value) > _MAX_GROUP_NAME:
+        try:
+            check_task_name(value)
+        except DefinitionError:
             raise DefinitionError(
-                f"worker group name {value!r} has {len(value)} characters; its pods carry "
-                f"the label podtemplate.io/role={WORKER_LABEL_PREFIX}{value}, and a label "
-                "value has at most 63", field="task_config.worker_groups[].name",
-                fix=f"use a group name of at most {_MAX_GROUP_NAME} characters")
+                f"worker group name {value!r} is not valid",
+                field="task_config.worker_groups[].name",
+                fix="use letters, digits, '_', '.' and '-' (test_group will do)") from None
         return value
+
+    @property
+    def group_name(self) -> str:
+        """The ``groupName`` KubeRay gets: the name by the object-name rule (``test_group``
+        → ``test-group``; KubeRay puts it into pod names), short enough that the group's
+        pods' role label ``worker-<group>`` stays within 63 characters."""
+        return derive_object_name(self.name, _MAX_GROUP_NAME)
 
     @field_validator("ray_start_params", mode="before")
     @classmethod
@@ -160,7 +168,9 @@ class Ray(ConfigModel):
     - ``runtime_env``: Ray's runtime environment, emitted as ``runtimeEnvYAML``.
     - ``ray_start_params``: ``ray start`` parameters of every Ray node (head and workers);
       a head's or group's own parameters win.
-    - ``enable_autoscaling``: KubeRay's in-tree autoscaler within each group's range.
+    - ``enable_autoscaling``: KubeRay's in-tree autoscaler within each group's range;
+      ``autoscaler_options``: its :class:`AutoscalerOptions` (idle timeout, upscaling
+      mode, image, env, resources).
     - ``shutdown_after_job_finishes`` / ``ttl_seconds_after_finished``: when KubeRay
       deletes the cluster after the job.
     - ``ray_version``: ``rayClusterSpec.rayVersion`` (the autoscaler image), if set.
@@ -174,6 +184,7 @@ class Ray(ConfigModel):
     runtime_env: dict[str, Any] | None = None
     ray_start_params: dict[str, RayStartValue] | None = None
     enable_autoscaling: bool = False
+    autoscaler_options: AutoscalerOptions | None = None
     shutdown_after_job_finishes: bool = True
     ttl_seconds_after_finished: Int32 | None = None
     ray_version: str | None = None
@@ -192,6 +203,11 @@ class Ray(ConfigModel):
                     f"the {label} is one pod; replicas={role.replicas} cannot be set",
                     field=f"task_config.{label}.replicas", fix="drop replicas")
         self._check_groups()
+        if self.autoscaler_options is not None and not self.enable_autoscaling:
+            raise DefinitionError(
+                "autoscaler_options without enable_autoscaling=True: KubeRay runs no "
+                "autoscaler to take them", field="task_config.autoscaler_options",
+                fix="add enable_autoscaling=True, or drop autoscaler_options")
         self._check_runtime_env()
         self._check_cleanup()
         if self.ray_version is not None and not self.ray_version.strip():
@@ -202,12 +218,12 @@ class Ray(ConfigModel):
     def _check_groups(self) -> None:
         seen: set[str] = set()
         for group in self.worker_groups or ():
-            if group.name in seen:
+            if group.group_name in seen:
                 raise DefinitionError(
-                    f"two worker groups are named {group.name!r}",
-                    field=f"task_config.worker_groups[{group.name}].name",
+                    f"two worker groups are named {group.group_name!r} (as KubeRay gets "
+                    "their names)", field=f"task_config.worker_groups[{group.name}].name",
                     fix="give every worker group its own name")
-            seen.add(group.name)
+            seen.add(group.group_name)
 
     def _check_runtime_env(self) -> None:
         try:

@@ -54,7 +54,8 @@ SUBMITTER_OWNED = (
 
 
 def worker_role_name(group: WorkerGroup) -> str:
-    return f"worker:{group.name}"
+    """``worker:<group name as KubeRay gets it>`` (``worker:test-group``)."""
+    return f"worker:{group.group_name}"
 
 
 def worker_path(index: int) -> str:
@@ -77,7 +78,7 @@ def _check_task(task: Task) -> None:
             "command is not used by Ray tasks: the function runs as the RayJob entrypoint",
             task=task.name, field="command", fix="drop command")
     if task.task_config is None:  # a task built without a config: the defaults' rule
-        Ray().check_task_name(task.name)
+        Ray().check_task_name(task.object_name)
 
 
 def _ray_node_layer(container: str, **fields: Any) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import hashlib
 from typing import Any
 
 from podtemplate import InputError, RenderContext, Task, object_metadata
-from podtemplate.plugin import PRIMARY_CONTAINER
+from podtemplate.plugin import PRIMARY_CONTAINER, object_name
 
 from .config import ShellConfig
 
@@ -32,8 +32,8 @@ SCRIPT_PATH = f"{SCRIPT_DIR}/{SCRIPT_KEY}"
 SCRIPT_DIGEST_ANNOTATION = "podtemplate.io/script-sha256"
 
 
-def configmap_name(task: Task) -> str:
-    return f"{task.name}-script"
+def configmap_name(task: Task, context: RenderContext) -> str:
+    return object_name(task, context, "script")
 
 
 def input_values(task: Task, config: ShellConfig, context: RenderContext) -> dict[str, str]:
@@ -70,7 +70,7 @@ def operator_layer(task: Task, config: ShellConfig, context: RenderContext) -> d
         "metadata": {"annotations": {SCRIPT_DIGEST_ANNOTATION: digest}},
         "spec": {
             "volumes": [{"$patch": "replace", "name": SCRIPT_VOLUME,
-                         "configMap": {"name": configmap_name(task)}}],
+                         "configMap": {"name": configmap_name(task, context)}}],
             "containers": [container],
         },
     }
@@ -82,6 +82,6 @@ def configmap_manifest(task: Task, config: ShellConfig, context: RenderContext
     return {
         "apiVersion": "v1",
         "kind": "ConfigMap",
-        "metadata": object_metadata(task, context, name=configmap_name(task)),
+        "metadata": object_metadata(task, context, name=configmap_name(task, context)),
         "data": {SCRIPT_KEY: config.script},
     }

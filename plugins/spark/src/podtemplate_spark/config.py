@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from podtemplate import ConfigModel, DefinitionError, Role
-from podtemplate.plugin import check_dns1035_label, check_quantity
+from podtemplate.plugin import check_dns1035_label, check_quantity, warn_alias
 from pydantic import field_validator, model_validator
 
 from .conf import RESERVED_KEYS, conflicts
@@ -81,6 +81,11 @@ class Spark(ConfigModel):
     main_class: str | None = None
     arguments: tuple[str, ...] | None = None
     application_type: ApplicationType | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flytekit_spellings(cls, data: Any) -> Any:
+        return flytekit_spark_arguments(data)
 
     @field_validator("spark_conf", "hadoop_conf", mode="before")
     @classmethod
@@ -240,3 +245,40 @@ def _check_role_against_conf(name: str, role: Role | None, conf: Mapping[str, st
             field=f"task_config.spark_conf.{conflict.key}",
             fix=f"set it in one place: drop {conflict.key} from spark_conf or the value "
             f"from {name}=Role(...)")
+
+
+# flytekitplugins-spark arguments whose meaning differs here, with what to write instead.
+_FLYTEKIT_ONLY = {
+    "executor_path": "drop executor_path=; to choose the Python of the driver and "
+    "executors write spark_conf={'spark.pyspark.python': PATH}",
+    "applications_path": "drop applications_path= for a function task (the podtemplate "
+    "launcher is the application); for a JVM or script application write "
+    "main_application_file=PATH",
+    "databricks_conf": "podtemplate renders SparkApplications for the Spark Operator; a "
+    "Databricks job is not one: drop databricks_conf=",
+    "databricks_instance": "drop databricks_instance= (see databricks_conf)",
+}
+
+
+def flytekit_spark_arguments(data: Any) -> Any:
+    """``Spark(driver_pod=..., executor_pod=...)`` (flytekit's pod templates of each role)
+    as ``driver=Role(pod_template=...)``/``executor=...``, with a one-time warning;
+    flytekit arguments without an equivalent refused with the replacement."""
+    if not isinstance(data, Mapping):
+        return data
+    for key, fix in _FLYTEKIT_ONLY.items():
+        if key in data:
+            raise DefinitionError(f"Spark({key}=...) is flytekit's, with another meaning "
+                                  "here", field=f"task_config.{key}", fix=fix)
+    out = dict(data)
+    for old, role in (("driver_pod", "driver"), ("executor_pod", "executor")):
+        if old not in out:
+            continue
+        template = out.pop(old)
+        if out.get(role) is not None:
+            raise DefinitionError(
+                f"Spark({old}=...) and {role}= both given", field=f"task_config.{old}",
+                fix=f"put the template in the role: {role}=Role(pod_template=..., ...)")
+        warn_alias(f"Spark({old}=...)", f"Spark({role}=Role(pod_template=...))")
+        out[role] = None if template is None else Role(pod_template=template)
+    return out

@@ -112,4 +112,9 @@ def role_spec(role: str, config_role: Role | None) -> RoleSpec:
         operator_layer=_operator_layer(role),
         owned=owned_decls(role),
         replicas_path="spec.executor.instances" if role == EXECUTOR else None,
+        # As on Flyte (flyteplugins spark.go builds the driver with a non-interruptible
+        # context): a task's interruptible=True puts the executors on interruptible
+        # nodes, not the driver, whose loss fails the application; Role(interruptible=True)
+        # opts the driver in.
+        task_interruptible=role == EXECUTOR,
     )

@@ -1,0 +1,89 @@
+"""Spellings kept for code written for flytekit (docs/from-flytekit.md): each is taken
+with a one-time warning naming podtemplate's own spelling. Where flytekit's meaning
+differs, the spelling is refused instead, with the exact replacement."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from .errors import DefinitionError
+from .model.sites import definition_site
+
+__all__ = ["MigrationWarning", "flytekit_task_arguments", "warn_alias"]
+
+
+class MigrationWarning(FutureWarning):
+    """A flytekit spelling was used where podtemplate has its own (shown by default, once
+    per spelling and process)."""
+
+
+_WARNED: set[str] = set()
+
+
+def warn_alias(old: str, new: str, *, stacklevel: int = 3) -> None:
+    """Warn once per process that ``old`` (flytekit's spelling) is taken as ``new``,
+    located at the user's line (the first frame outside podtemplate, its plugins and
+    pydantic); ``stacklevel`` is used when no such frame is found."""
+    if old in _WARNED:
+        return
+    _WARNED.add(old)
+    message = (f"{old} is flytekit's spelling; podtemplate takes it as {new} "
+               f"(write {new} to silence this)")
+    site = definition_site()
+    if site is None:
+        warnings.warn(message, MigrationWarning, stacklevel=stacklevel)
+        return
+    warnings.warn_explicit(message, MigrationWarning, site.file, site.line,
+                           module=site.module)
+
+
+# flytekit @task arguments that configure Flyte's engine, not a pod: what to do instead.
+_ENGINE_ONLY = {
+    "retries": "drop retries=; retries are the operator's (PyTorch(run_policy=RunPolicy("
+    "backoff_limit=N))) or the pod's restartPolicy (a template)",
+    "timeout": "drop timeout=; set activeDeadlineSeconds in the task's pod_template",
+    "secret_requests": "drop secret_requests=; mount the secret with a template (volumes, "
+    "or env valueFrom.secretKeyRef)",
+    "cache": "drop cache=: caching is Flyte's, not the pod's",
+    "cache_version": "drop cache_version=: caching is Flyte's, not the pod's",
+    "cache_serialize": "drop cache_serialize=: caching is Flyte's, not the pod's",
+    "deprecated": "drop deprecated=",
+    "docs": "drop docs=; the function's docstring stays the function's",
+    "enable_deck": "drop enable_deck=: decks are Flyte's",
+    "resources": "write requests=Resources(...) and limits=Resources(...)",
+}
+
+
+def flytekit_task_arguments(*, image: str | None, container_image: str | None,
+                            env: Mapping[str, Any] | None,
+                            environment: Mapping[str, Any] | None, task_config: Any,
+                            others: Mapping[str, Any]
+                            ) -> tuple[str | None, Mapping[str, Any] | None, Any]:
+    """``@task``'s flytekit spellings: ``container_image=`` and ``environment=`` as
+    ``image=``/``env=``, a config that stands for another (``task_config=Elastic(...)``,
+    flytekit's elastic PyTorch) replaced by it; engine settings refused with what to do."""
+    for key in others:
+        fix = _ENGINE_ONLY.get(key)
+        if fix is None:
+            raise DefinitionError(f"@task has no argument {key!r}", field=key,
+                                  fix="see help(podtemplate.task) for the accepted arguments")
+        raise DefinitionError(f"@task({key}=...) is a setting of Flyte's engine, not of a "
+                              "pod", field=key, fix=fix)
+    if container_image is not None:
+        if image is not None:
+            raise DefinitionError("image and container_image both given", field="image",
+                                  fix="give the image once, as image=...")
+        warn_alias("@task(container_image=...)", "@task(image=...)")
+        image = container_image
+    if environment is not None:
+        if env is not None:
+            raise DefinitionError("env and environment both given", field="env",
+                                  fix="give the variables once, as env={...}")
+        warn_alias("@task(environment=...)", "@task(env=...)")
+        env = environment
+    stands_for = getattr(task_config, "podtemplate_task_config", None)
+    if callable(stands_for):
+        task_config = stands_for()
+    return image, env, task_config

@@ -1,0 +1,212 @@
+"""Issue 21, names: a task name is what a flytekit user writes (``task_1``, ``Calc.Area``);
+object names follow one rule (model/naming.py); two modules may both define ``t1``;
+``with_overrides`` makes a task of its own; ``--run-id`` suffixes every object name."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import podtemplate
+import pytest
+from podtemplate import InvalidNameError, Resources, TargetError, task
+from podtemplate.cli.targets import collect_tasks
+from podtemplate.model.naming import assign_object_names, derive_object_name, with_run_id
+from podtemplate.testing import render_cli, rendered_documents
+from podtemplate.testing.policy_kit import assert_valid_manifest
+
+DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+TASK_NAME_ANNOTATION = "podtemplate.io/task-name"
+
+
+def _render(tasks: Any, **options: Any) -> list[dict[str, Any]]:
+    manager = podtemplate.build_plugin_manager()
+    manifests = podtemplate.render(tasks, plugin_manager=manager, **options)
+    for manifest in manifests:
+        assert_valid_manifest(manifest, manager)
+        assert DNS_LABEL.fullmatch(manifest["metadata"]["name"]), manifest["metadata"]["name"]
+    return manifests
+
+
+@pytest.mark.parametrize(("name", "derived"), [
+    ("task_1", "task-1"), ("Calc.Area", "calc-area"), ("Train_Model_V2", "train-model-v2"),
+    ("_private__thing_", "private-thing"), ("db-migrate", "db-migrate"),
+])
+def test_one_rule_derives_the_object_name(name: str, derived: str) -> None:
+    assert derive_object_name(name) == derived
+
+
+def test_a_long_name_is_cut_with_a_stable_hash_that_keeps_close_names_apart() -> None:
+    first, second = "a" * 70 + "_x", "a" * 70 + "_y"
+    assert derive_object_name(first) != derive_object_name(second)
+    for name in (first, second):
+        derived = derive_object_name(name)
+        assert len(derived) == 63 and DNS_LABEL.fullmatch(derived)
+        assert derived == derive_object_name(name)  # the same every time
+    assert derive_object_name(first).startswith("a" * 50)
+
+
+def test_a_python_identifier_names_the_task_and_stays_visible_on_its_pod() -> None:
+    @task(name="Calc.Area", image="python:3.11")
+    def area() -> None: ...
+
+    @task(image="python:3.11")
+    def task_1() -> None: ...
+
+    assert (area.name, area.object_name) == ("Calc.Area", "calc-area")
+    pods = _render([area, task_1])
+    assert [pod["metadata"]["name"] for pod in pods] == ["calc-area", "task-1"]
+    assert pods[0]["metadata"]["annotations"][TASK_NAME_ANNOTATION] == "Calc.Area"
+    assert pods[0]["metadata"]["labels"]["podtemplate.io/task"] == "calc-area"
+    assert pods[1]["metadata"]["annotations"][TASK_NAME_ANNOTATION] == "task_1"
+
+
+def test_a_name_that_is_already_an_object_name_carries_no_extra_annotation() -> None:
+    @task(name="train-model", image="python:3.11")
+    def train() -> None: ...
+
+    (pod,) = _render(train)
+    assert TASK_NAME_ANNOTATION not in pod["metadata"]["annotations"]
+
+
+def test_names_nothing_can_be_derived_from_are_refused() -> None:
+    for bad in ("__", "a b", "tool\n", "x/y", "-"):
+        with pytest.raises(InvalidNameError, match="task name"):
+            task(name=bad)(lambda: None)
+
+
+def _write(folder: Path, files: dict[str, str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(textwrap.dedent(text))
+    return folder
+
+
+T1 = textwrap.dedent("""
+    from podtemplate import task
+
+    @task(image="python:3.11")
+    def t1() -> None: ...
+""")
+
+
+def test_two_modules_may_both_define_t1_and_get_module_qualified_names(
+        tmp_path: Path) -> None:
+    folder = _write(tmp_path / "pkg_names_a", {"__init__.py": "", "etl.py": T1, "ml.py": T1})
+    tasks = collect_tasks([str(folder)])
+    assert [(t.module, t.name) for t in tasks] == [("pkg_names_a.etl", "t1"),
+                                                  ("pkg_names_a.ml", "t1")]
+    names = [m["metadata"]["name"] for m in _render(tasks)]
+    assert names == ["etl-t1", "ml-t1"]
+    # Deterministic: the same names in the other order, and alone each keeps plain t1.
+    assert [m["metadata"]["name"] for m in _render(tasks[::-1])] == ["ml-t1", "etl-t1"]
+    assert [m["metadata"]["name"] for m in _render(tasks[:1])] == ["t1"]
+
+
+def test_module_names_are_qualified_only_as_deep_as_needed() -> None:
+    first, second = (task(image="x:1")(_fn(module)) for module in ("a.jobs.t", "b.jobs.t"))
+    assert [t.object_name for t in assign_object_names([first, second])] == [
+        "a-jobs-t-t1", "b-jobs-t-t1"]
+
+
+def _fn(module: str) -> Any:
+    def t1() -> None: ...
+    t1.__module__ = module
+    return t1
+
+
+def test_names_colliding_only_once_derived_in_one_module_get_a_hash_each() -> None:
+    @task(name="calc_area", image="x:1")
+    def first() -> None: ...
+
+    @task(name="Calc.Area", image="x:1")
+    def second() -> None: ...
+
+    renamed = [t.object_name for t in assign_object_names([first, second])]
+    assert len(set(renamed)) == 2 and all(n.startswith("calc-area-") for n in renamed)
+    assert renamed == [t.object_name for t in assign_object_names([first, second])]
+
+
+def test_one_module_defining_one_name_twice_is_an_error(tmp_path: Path) -> None:
+    source = T1 + '\n\n@task(name="t1", image="python:3.11")\ndef other() -> None: ...\n'
+    folder = _write(tmp_path / "pkg_names_b", {"__init__.py": "", "twice.py": source})
+    with pytest.raises(TargetError, match="two tasks are named 't1'"):
+        collect_tasks([str(folder / "twice.py")])
+
+
+def test_with_overrides_makes_a_task_of_its_own_beside_the_original(tmp_path: Path) -> None:
+    source = T1 + textwrap.dedent("""
+        from podtemplate import PodTemplate, Resources
+
+        bar = t1.with_overrides(pod_template=PodTemplate({"nodeSelector": {"pool": "gpu"}}))
+        big = t1.with_overrides(name="t1_big", requests=Resources(cpu=4, mem="8Gi"))
+    """)
+    folder = _write(tmp_path / "pkg_names_c", {"__init__.py": "", "over.py": source})
+    tasks = collect_tasks([str(folder / "over.py")])
+    assert [t.name for t in tasks][::2] == ["t1", "t1_big"]
+    assert re.fullmatch(r"t1-override-[0-9a-f]{6}", tasks[1].name)
+    pods = {m["metadata"]["name"]: m for m in _render(tasks)}
+    assert set(pods) == {"t1", tasks[1].name, "t1-big"}
+    assert pods[tasks[1].name]["spec"]["nodeSelector"] == {"pool": "gpu"}
+    assert "nodeSelector" not in pods["t1"]["spec"]
+    assert pods["t1-big"]["spec"]["containers"][0]["resources"]["requests"] == {
+        "cpu": "4", "memory": "8Gi"}
+    # The same override gives the same name, render after render.
+    assert t1_override_name(tasks[0]) == t1_override_name(tasks[0])
+
+
+def t1_override_name(original: podtemplate.Task) -> str:
+    return original.with_overrides(requests=Resources(cpu="1")).name
+
+
+def test_run_id_suffixes_every_object_name_and_labels_objects_and_pods() -> None:
+    @task(image="python:3.11")
+    def task_1() -> None: ...
+
+    (pod,) = _render(task_1, run_id="r42")
+    assert pod["metadata"]["name"] == "task-1-r42"
+    assert pod["metadata"]["labels"]["podtemplate.io/run"] == "r42"
+    assert pod["metadata"]["labels"]["podtemplate.io/task"] == "task-1"
+    (again,) = _render(task_1, run_id="r43")
+    assert again["metadata"]["name"] == "task-1-r43"
+
+
+def test_a_run_id_keeps_a_long_name_valid() -> None:
+    long_name = "x" * 63
+    suffixed = with_run_id(long_name, "run-2026-12-01")
+    assert len(suffixed) == 63 and suffixed.endswith("-run-2026-12-01")
+    assert DNS_LABEL.fullmatch(suffixed)
+
+
+@pytest.mark.parametrize("bad", ["R1", "-r", "r_1", "x" * 21, ""])
+def test_a_bad_run_id_is_refused_naming_the_rule(bad: str) -> None:
+    @task(image="python:3.11")
+    def t() -> None: ...
+
+    with pytest.raises(InvalidNameError, match="run id"):
+        podtemplate.render(t, run_id=bad)
+
+
+def test_render_run_id_on_the_command_line(tmp_path: Path) -> None:
+    folder = _write(tmp_path / "pkg_names_d", {"__init__.py": "", "one.py": T1})
+    result = render_cli(str(folder / "one.py"), "--run-id", "nightly-7")
+    assert result.exit_code == 0, result.output
+    (pod,) = rendered_documents(result.output)
+    assert_valid_manifest(pod, podtemplate.build_plugin_manager())
+    assert pod["metadata"]["name"] == "t1-nightly-7"
+    assert pod["metadata"]["labels"]["podtemplate.io/run"] == "nightly-7"
+
+
+def test_the_operators_name_rule_judges_the_name_a_run_id_lengthens() -> None:
+    from podtemplate_ray import Ray
+
+    @task(name="r" * 45, image="rayproject/ray:2.41.0", task_config=Ray())
+    def job() -> None: ...
+
+    (rayjob,) = _render(job)
+    assert rayjob["metadata"]["name"] == "r" * 45
+    with pytest.raises(podtemplate.PodTemplateError, match="more than 47") as raised:
+        podtemplate.render(job, run_id="r1")
+    assert "r" * 45 in str(raised.value) and "-r1" in str(raised.value)
