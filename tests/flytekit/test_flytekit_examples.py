@@ -221,3 +221,14 @@ def test_a_run_id_suffixes_every_object_and_labels_every_object_and_pod() -> Non
     service = next(m for m in manifests if m["kind"] == "DaskJob")
     assert service["spec"]["cluster"]["spec"]["scheduler"]["service"]["selector"][
         "dask.org/cluster-name"] == "hello-dask-r7"
+
+
+@pytest.mark.parametrize(("make", "field"), [
+    (lambda: podtemplate.task(image="a:1", container_image="b:1")(lambda: None), "image"),
+    (lambda: podtemplate.task(env={"A": "1"}, environment={"A": "2"})(lambda: None), "env"),
+])
+def test_a_flytekit_spelling_beside_ours_is_refused(make: Any, field: str) -> None:
+    with pytest.raises(podtemplate.DefinitionError) as caught:
+        make()
+    assert caught.value.field == field
+    assert "both given" in str(caught.value) and "give it once" in str(caught.value)

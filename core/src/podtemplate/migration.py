@@ -11,7 +11,7 @@ from typing import Any
 from .errors import DefinitionError
 from .model.sites import definition_site
 
-__all__ = ["MigrationWarning", "flytekit_task_arguments", "warn_alias"]
+__all__ = ["MigrationWarning", "flytekit_task_arguments", "take_alias", "warn_alias"]
 
 
 class MigrationWarning(FutureWarning):
@@ -37,6 +37,18 @@ def warn_alias(old: str, new: str, *, stacklevel: int = 3) -> None:
         return
     warnings.warn_explicit(message, MigrationWarning, site.file, site.line,
                            module=site.module)
+
+
+def take_alias(value: Any, alias: Any, old: str, new: str, *, field: str) -> Any:
+    """``alias`` (given under flytekit's spelling ``old``) in place of ``value`` (ours,
+    ``new``), with the one-time warning; both given is an error, neither is ``value``."""
+    if alias is None:
+        return value
+    if value is not None:
+        raise DefinitionError(f"{old} and {new} both given", field=field,
+                              fix=f"give it once, as {new}")
+    warn_alias(old, new, stacklevel=4)
+    return alias
 
 
 # flytekit @task arguments that configure Flyte's engine, not a pod: what to do instead.
@@ -71,18 +83,10 @@ def flytekit_task_arguments(*, image: str | None, container_image: str | None,
                                   fix="see help(podtemplate.task) for the accepted arguments")
         raise DefinitionError(f"@task({key}=...) is a setting of Flyte's engine, not of a "
                               "pod", field=key, fix=fix)
-    if container_image is not None:
-        if image is not None:
-            raise DefinitionError("image and container_image both given", field="image",
-                                  fix="give the image once, as image=...")
-        warn_alias("@task(container_image=...)", "@task(image=...)")
-        image = container_image
-    if environment is not None:
-        if env is not None:
-            raise DefinitionError("env and environment both given", field="env",
-                                  fix="give the variables once, as env={...}")
-        warn_alias("@task(environment=...)", "@task(env=...)")
-        env = environment
+    image = take_alias(image, container_image, "@task(container_image=...)",
+                       "@task(image=...)", field="image")
+    env = take_alias(env, environment, "@task(environment=...)", "@task(env=...)",
+                     field="env")
     stands_for = getattr(task_config, "podtemplate_task_config", None)
     if callable(stands_for):
         task_config = stands_for()

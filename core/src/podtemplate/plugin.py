@@ -34,7 +34,7 @@ from .manifest import (
     pod_manifest,
 )
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
-from .migration import MigrationWarning, warn_alias
+from .migration import MigrationWarning, take_alias, warn_alias
 from .model.names import (
     check_dns1035_label,
     check_dns1123_label,
@@ -108,6 +108,7 @@ __all__ = [
     "derive_object_name",
     # flytekit spellings kept with a warning (docs/from-flytekit.md)
     "MigrationWarning",
+    "take_alias",
     "warn_alias",
     "get_path",
     "object_metadata",

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import DefinitionError, PodTemplate, Resources, Task
-from podtemplate.plugin import EnvValue, defining_task, warn_alias
+from podtemplate.plugin import EnvValue, defining_task, take_alias
 
 from .inputs import ContainerInputsTask, check_placeholders, normalize_input_types
 
@@ -45,9 +45,10 @@ def ContainerTask(
     ``command`` or ``args`` is filled from ``--input a=3`` at render time.
     """
     with defining_task(name):
-        args = _alias(args, arguments, "ContainerTask(arguments=...)", "ContainerTask(args=...)")
-        env = _alias(env, environment, "ContainerTask(environment=...)",
-                     "ContainerTask(env=...)")
+        args = take_alias(args, arguments, "ContainerTask(arguments=...)",
+                          "ContainerTask(args=...)", field="args")
+        env = take_alias(env, environment, "ContainerTask(environment=...)",
+                         "ContainerTask(env=...)", field="env")
         _refuse_flytekit_only(flytekit_only)
         if not isinstance(image, str) or not image.strip():
             raise DefinitionError("image is empty", field="image",
@@ -92,16 +93,6 @@ def _refuse_flytekit_only(given: Mapping[str, Any]) -> None:
                                   fix="see help(ContainerTask) for the accepted arguments")
         raise DefinitionError(f"ContainerTask({key}=...) is flytekit's, with no "
                               "podtemplate equivalent", field=key, fix=fix)
-
-
-def _alias(value: Any, alias: Any, old: str, new: str) -> Any:
-    if alias is None:
-        return value
-    if value is not None:
-        raise DefinitionError(f"{old} and {new} both given", field=new,
-                              fix=f"give it once, as {new}")
-    warn_alias(old, new)
-    return alias
 
 
 def _strings(value: Sequence[str] | None, field: str) -> tuple[str, ...] | None:
