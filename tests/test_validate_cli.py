@@ -160,7 +160,9 @@ def test_what_cannot_be_checked_is_not_called_valid(text: str, words: str) -> No
     ("apiVersion: v1\nmetadata: {name: p}\n", "-#1 (p): no kind"),
     ("metadata: {name: p}\n", "no apiVersion and no kind"),
     ("- a\n- list\n", "-#1: a list, not a Kubernetes object"),
-    ("just text\n", "-#1: a str, not a Kubernetes object"),
+    ("just text\n", "-#1: a string, not a Kubernetes object"),
+    ("42\n", "-#1: an integer, not a Kubernetes object"),
+    ("true\n", "-#1: a boolean, not a Kubernetes object"),
 ])
 def test_documents_that_are_not_objects_get_a_clear_error(text: str, words: str) -> None:
     result = validate("-", stdin=text)

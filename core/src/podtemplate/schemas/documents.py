@@ -59,8 +59,9 @@ def validate_document(document: Any, where: str, index: CrdIndex,
     """Every problem of one parsed document; ``index`` holds the CRDs of the installed task
     types, ``pod_check`` checks a PodTemplateSpec-shaped dict."""
     if not isinstance(document, Mapping):
-        return [DocumentProblem(where, "", "", "document", f"a {type(document).__name__}, "
-                                "not a Kubernetes object (a mapping with apiVersion and kind)")]
+        shape = _KINDS_OF_VALUE.get(type(document), f"a {type(document).__name__}")
+        return [DocumentProblem(where, "", "", "document", f"{shape}, not a Kubernetes "
+                                "object (a mapping with apiVersion and kind)")]
     api_version, kind = document.get("apiVersion"), document.get("kind")
     what = _describe(document)
     missing = [key for key, value in (("apiVersion", api_version), ("kind", kind))
@@ -100,6 +101,8 @@ def validate_document(document: Any, where: str, index: CrdIndex,
     return _custom_resource_problems(document, crd, where, what, pod_check)
 
 
+_KINDS_OF_VALUE: dict[type, str] = {list: "a list", str: "a string", int: "an integer",
+                                     float: "a number", bool: "a boolean"}
 _POD_METADATA = ("metadata.labels", "metadata.annotations")
 
 
