@@ -3,9 +3,13 @@ as it builds its manifest is named, with the layer that had set it and the reaso
 
 from __future__ import annotations
 
-from podtemplate import Platform, PodTemplate, explain, task
+from pathlib import Path
+
+from podtemplate import Platform, PodTemplate, Role, explain, task
 from podtemplate_dask import Dask
 from podtemplate_pytorch import PyTorch
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 def test_what_the_operators_own_is_explained_where_a_task_type_takes_it_out() -> None:
@@ -31,3 +35,25 @@ def test_what_the_operators_own_is_explained_where_a_task_type_takes_it_out() ->
         assert "set by the dask-kubernetes operator on every container when absent" in \
             removed[("crunch", role, path)]
     assert not [key for key in removed if key[1] == "scheduler"]
+
+
+def test_a_trainer_node_template_is_explained_as_the_worker_roles() -> None:
+    """Under ``taskTypes.pytorch.operator: trainer`` the ``node`` pods are made from the
+    ``worker=Role(...)`` the user wrote: the template that role names is explained as the
+    worker role's, not as one a role 'node' (which no user code has) named."""
+    worker = Role(replicas=2, pod_template_name="pytorch-a100-worker")
+    train = task(name="train", image="t:1", task_config=PyTorch(worker=worker))(lambda: None)
+    for operator, role in (("trainer", "node"), ("training-operator", "worker")):
+        platform = Platform(defaultImage="python:3.11", templates=str(EXAMPLES / "templates"),
+                            fallbackNamespace="platform",
+                            taskTypes={"pytorch": {"operator": operator}})
+        (explained,) = explain(train, platform=platform)["tasks"]
+        (values,) = [r["values"] for r in explained["roles"] if r["role"] == role]
+        details = {v["detail"] for v in values if v["layer"] == "role-template"
+                   and "pytorch-a100-worker" in (v["detail"] or "")}
+        assert details, values
+        if operator == "trainer":
+            assert all("named by the worker role" in d and "role 'node'" in d
+                       for d in details), details
+        else:
+            assert all("named by role 'worker'" in d for d in details), details

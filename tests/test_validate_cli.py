@@ -160,7 +160,9 @@ def test_what_cannot_be_checked_is_not_called_valid(text: str, words: str) -> No
     ("apiVersion: v1\nmetadata: {name: p}\n", "-#1 (p): no kind"),
     ("metadata: {name: p}\n", "no apiVersion and no kind"),
     ("- a\n- list\n", "-#1: a list, not a Kubernetes object"),
-    ("just text\n", "-#1: a str, not a Kubernetes object"),
+    ("just text\n", "-#1: a string, not a Kubernetes object"),
+    ("42\n", "-#1: an integer, not a Kubernetes object"),
+    ("true\n", "-#1: a boolean, not a Kubernetes object"),
 ])
 def test_documents_that_are_not_objects_get_a_clear_error(text: str, words: str) -> None:
     result = validate("-", stdin=text)
@@ -265,3 +267,43 @@ def test_each_pod_of_the_invalid_corpus_is_named_with_path_and_rule(tmp_path: Pa
                    for line in lines), (start, rule, [x for x in lines if f"#{number + 1} " in x])
     count = len(INVALID_PODS)
     assert f"{count} document(s): 0 valid, {count} invalid, 0 not checked" in result.stderr
+
+
+# The API server validates every object's metadata (k8s ValidateObjectMeta): a name (or a
+# generateName) that is a DNS-1123 subdomain, a namespace that is a DNS-1123 label, label
+# and annotation syntax. A custom resource or a PodTemplate object is no exception.
+OBJECT_METADATA = [
+    ("apiVersion: v1\nkind: Pod\nmetadata: {name: Bad_Name}\n"
+     "spec: {containers: [{name: c, image: x}]}\n", "(Pod Bad_Name): metadata.name:"),
+    ("apiVersion: v1\nkind: Pod\nmetadata: {labels: {a: b}}\n"
+     "spec: {containers: [{name: c, image: x}]}\n", "(Pod): metadata.name: no name and no generateName"),
+    ("apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ML.team}\n"
+     "spec: {containers: [{name: c, image: x}]}\n", "(Pod p): metadata.namespace:"),
+    ("apiVersion: v1\nkind: PodTemplate\nmetadata: {name: t, labels: {a: 'b:c'}}\n"
+     "template: {spec: {containers: [{name: c, image: x}]}}\n",
+     "(PodTemplate t): metadata.labels.a:"),
+    ("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c, annotations: {'bad key!': x}}\n"
+     "data: {a: b}\n", "(ConfigMap c): metadata.annotations.bad key!:"),
+]
+
+
+@pytest.mark.parametrize(("text", "words"), OBJECT_METADATA)
+def test_the_metadata_of_every_object_is_checked(text: str, words: str) -> None:
+    result = validate("-", stdin=text)
+    assert result.exit_code == 1, result.output
+    assert f"-#1 {words}" in result.stdout, result.stdout
+
+
+def test_the_metadata_of_a_custom_resource_is_checked(demo_yaml: str) -> None:
+    """A RayJob (any custom resource) labelled with a value the API server refuses, or
+    named with one, is invalid; the demo's own RayJob is valid."""
+    (ray,) = [d for d in yaml.safe_load_all(demo_yaml) if d and d["kind"] == "RayJob"]
+    assert validate("-", stdin=yaml.safe_dump(ray)).exit_code == 0
+    name = ray["metadata"]["name"]
+    ray["metadata"]["labels"]["podtemplate.io/task"] = "ray:train"
+    ray["metadata"]["name"] = "Ray_Train"
+    result = validate("-", stdin=yaml.safe_dump(ray))
+    assert result.exit_code == 1, result.output
+    assert "-#1 (RayJob Ray_Train): metadata.labels.podtemplate.io/task:" in result.stdout
+    assert "-#1 (RayJob Ray_Train): metadata.name:" in result.stdout
+    assert name != "Ray_Train"

@@ -4,6 +4,7 @@ path and the rule it breaks, at render time (and by ``check_pod_template``)."""
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -82,6 +83,27 @@ def test_snake_case_key_is_refused_with_the_camel_case_name() -> None:
 def test_a_key_in_the_wrong_case_gets_a_hint_too() -> None:
     problems = check_pod_template({"spec": {"nodeselector": {}, "containers": []}})
     assert problems[0].path == "spec.nodeselector" and "`nodeSelector`" in problems[0].message
+
+
+@pytest.mark.parametrize(("spec", "path", "meant"), [
+    ({"NodeSelector": {"pool": "gpu"}}, "spec.NodeSelector", "nodeSelector"),
+    ({"containers": [{"name": "a", "ImagePullPolicy": "Always"}]},
+     "spec.containers[a].ImagePullPolicy", "imagePullPolicy"),
+])
+def test_a_template_with_a_key_in_the_wrong_case_gets_the_hint(spec: dict[str, Any], path: str,
+                                                               meant: str) -> None:
+    """The client models refuse a wrongly cased name (they accept only snake_case and
+    camelCase ones): a template gets the same "did you mean" hint as for snake_case, as a
+    PodTemplate dict and as a template file."""
+    with pytest.raises(PodTemplateError) as caught:
+        PodTemplate(spec)
+    assert caught.value.field == path
+    assert f"did you mean `{meant}`?" in str(caught.value)
+    document = {"apiVersion": "v1", "kind": "PodTemplate", "metadata": {"name": "t"},
+                "template": {"spec": spec}}
+    with pytest.raises(PodTemplateError) as from_file:
+        PodTemplate.from_yaml(json.dumps(document))
+    assert f"did you mean `{meant}`?" in str(from_file.value)
 
 
 def test_a_client_model_is_still_converted_to_camel_case() -> None:

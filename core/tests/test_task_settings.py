@@ -86,3 +86,21 @@ def test_cli_reports_a_bad_section_in_one_line(tmp_path: Path) -> None:
     assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert "taskTypes.pytorch.operator" in line and "training-operator" in line
+    assert line.startswith(f"error: {platform}, taskTypes.pytorch.operator: "), line
+
+
+@pytest.mark.parametrize(("section", "field"), [
+    ("pytorch:\n    operater: trainer\n", "taskTypes.pytorch.operater"),
+    ("python:\n    a: 1\n", "taskTypes.python"),
+])
+def test_a_bad_section_is_named_in_its_file(tmp_path: Path, section: str, field: str) -> None:
+    """Like every other platform.yaml error, a bad taskTypes section names the file."""
+    module = tmp_path / "tasks.py"
+    module.write_text("from podtemplate import task\n\n@task(image='python:3.11')\n"
+                      "def hello() -> None: ...\n")
+    platform = tmp_path / "platform.yaml"
+    platform.write_text("taskTypes:\n  " + section)
+    result = render_cli(str(module), "--platform", str(platform))
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"error: {platform}, {field}: "), line

@@ -32,16 +32,17 @@ def validate_task_type_settings(platform: Platform, types: Mapping[str, TaskType
             if given:
                 raise PlatformConfigError(
                     f"task type {name!r} takes no settings", field=f"taskTypes.{name}",
-                    fix=f"remove taskTypes.{name}")
+                    fix=f"remove taskTypes.{name}", file=platform.source)
             continue
-        settings[name] = _validate(task_type.settings, given or {}, name)
+        settings[name] = _validate(task_type.settings, given or {}, name, platform.source)
     unknown = sorted(set(platform.task_types) - set(types))
     warnings = [f"taskTypes.{name}: no installed task type is named {name!r}; its settings "
                 f"are not used (installed: {', '.join(sorted(types))})" for name in unknown]
     return settings, warnings
 
 
-def _validate(model: type[BaseModel], given: Mapping[str, Any], name: str) -> BaseModel:
+def _validate(model: type[BaseModel], given: Mapping[str, Any], name: str,
+              source: str | None) -> BaseModel:
     try:
         return model.model_validate(dict(given))
     except ValidationError as error:
@@ -52,5 +53,5 @@ def _validate(model: type[BaseModel], given: Mapping[str, Any], name: str) -> Ba
             message = f"unknown key '{first['loc'][-1]}'"
         keys = ", ".join(f.alias or key for key, f in model.model_fields.items())
         raise PlatformConfigError(
-            message, field=f"taskTypes.{where}",
+            message, field=f"taskTypes.{where}", file=source,
             fix=f"the {name!r} task type takes: {keys} (see its README)") from None

@@ -110,6 +110,14 @@ def _raise_validation(error: ValidationError, data: Mapping[str, Any], root: str
     raise InvalidPodSpecError(message, fix=fix, field=path) from None
 
 
+def _raise_unknown_names(problems: Sequence[ApiProblem], *, root: str) -> None:
+    """Raise the first unknown field name, with the camelCase name meant when there is
+    one: the client models refuse a wrongly cased name (``NodeSelector``) without it."""
+    unknown = [problem for problem in problems if problem.message.startswith("unknown field")]
+    if unknown:
+        raise_api_problems(unknown, root=root)
+
+
 def validate_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
                       require_containers: bool = False) -> None:
     """Strictly validate a PodSpec dict (directives and nulls removed first). A template
@@ -120,6 +128,7 @@ def validate_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
     try:
         _models()[0].model_validate(data)
     except ValidationError as error:
+        _raise_unknown_names(check_keys_only({"spec": data}), root=root)
         _raise_validation(error, data, root)
     check_pod_spec(data, root=root)
     problems = check_fragment({"spec": data})
@@ -133,6 +142,7 @@ def validate_pod_template_spec(template: Mapping[str, Any], *, root: str = "") -
     try:
         _models()[1].model_validate(data)
     except ValidationError as error:
+        _raise_unknown_names(check_keys_only(data, base=root), root="spec")
         _raise_validation(error, data, root)
     check_pod_spec(data.get("spec") or {}, root=f"{root}.spec" if root else "spec")
     problems = check_keys_only(data, base=root)

@@ -70,6 +70,9 @@ class RoleSpec:
     - ``no_role_config``: why the role takes no role template and no role settings (a
       task type with one pod and no roles); the conformance kit requires it of every role
       whose ``role`` is None, so that a forgotten ``role=`` does not pass unnoticed.
+    - ``config_role``: the name the user gave ``role`` in the task config, when the pods
+      are another role's (Kubeflow Trainer's ``node`` pods come from ``worker=Role(...)``),
+      so that what the role's config did is told as that role's (``explain``).
     """
 
     name: str
@@ -84,6 +87,7 @@ class RoleSpec:
     task_interruptible: bool = True
     replicas_path: str | None = None
     no_role_config: str | None = None
+    config_role: str | None = None
 
     def declared(self, path: str) -> FieldDecl | None:
         """The declaration covering ``path`` (itself or an ancestor), if any. ``[*]`` in a

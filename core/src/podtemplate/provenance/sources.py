@@ -212,7 +212,7 @@ class Sources:
                          else f"default template {which}")
         elif label.startswith("role cluster template"):
             which = label.rpartition(" ")[2]
-            parts.append(f"template {which} named by role '{self.role.name}'")
+            parts.append(f"template {which} named by {self._role_config()}")
         elif label.startswith("task override"):
             parts.append("task.with_overrides(pod_template=...)")
         elif name == DEFAULT_RESOURCES:
@@ -221,6 +221,13 @@ class Sources:
             parts.append(f"role '{self.role.name}' takes only scheduling fields and "
                          "metadata from the task's templates")
         return _join(parts)
+
+    def _role_config(self) -> str:
+        """The role whose config the user wrote, as the user knows it."""
+        given = self.role.config_role
+        if given is None or given == self.role.name:
+            return f"role '{self.role.name}'"
+        return f"the {given} role (its pods are role '{self.role.name}' here)"
 
     def _default_moved(self, leaf: Leaf) -> str | None:
         """Why a filled default differs from platform.yaml's: a default request never

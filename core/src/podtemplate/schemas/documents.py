@@ -59,8 +59,9 @@ def validate_document(document: Any, where: str, index: CrdIndex,
     """Every problem of one parsed document; ``index`` holds the CRDs of the installed task
     types, ``pod_check`` checks a PodTemplateSpec-shaped dict."""
     if not isinstance(document, Mapping):
-        return [DocumentProblem(where, "", "", "document", f"a {type(document).__name__}, "
-                                "not a Kubernetes object (a mapping with apiVersion and kind)")]
+        shape = _KINDS_OF_VALUE.get(type(document), f"a {type(document).__name__}")
+        return [DocumentProblem(where, "", "", "document", f"{shape}, not a Kubernetes "
+                                "object (a mapping with apiVersion and kind)")]
     api_version, kind = document.get("apiVersion"), document.get("kind")
     what = _describe(document)
     missing = [key for key, value in (("apiVersion", api_version), ("kind", kind))
@@ -78,22 +79,44 @@ def validate_document(document: Any, where: str, index: CrdIndex,
                                  "apiVersion, kind, metadata, spec and status")
                  for key in document if key not in _POD_FIELDS]
         body = {key: document[key] for key in ("metadata", "spec") if key in document}
-        return extra + _pod_problems(body, where, what, "", pod_check)
+        # the pod check reads the labels and annotations; the name is the object's own
+        return (extra + _metadata_problems(document, where, what, skip=_POD_METADATA)
+                + _pod_problems(body, where, what, "", pod_check))
     if api_version == "v1" and kind == "ConfigMap":
         return [DocumentProblem(where, what, path, "ConfigMap", message)
-                for path, message in configmap_problems(document)]
+                for path, message in configmap_problems(document)] + _metadata_problems(
+                    document, where, what, skip=("metadata.name",))
     if api_version == "v1" and kind == "PodTemplate":
         template = document.get("template")
         if not isinstance(template, Mapping):
             return [DocumentProblem(where, what, "template", "pod", "a PodTemplate has a "
                                     "template (metadata and spec)")]
-        return _pod_problems(template, where, what, "template.", pod_check)
+        return (_metadata_problems(document, where, what)
+                + _pod_problems(template, where, what, "template.", pod_check))
     crd = crd_of(index, document)
     if crd is None:
         return [DocumentProblem(where, what, "", NOT_CHECKED,
                                 f"no installed task type declares a CRD for {api_version} "
                                 f"{kind}: this document was not checked")]
     return _custom_resource_problems(document, crd, where, what, pod_check)
+
+
+_KINDS_OF_VALUE: dict[type, str] = {list: "a list", str: "a string", int: "an integer",
+                                     float: "a number", bool: "a boolean"}
+_POD_METADATA = ("metadata.labels", "metadata.annotations")
+
+
+def _metadata_problems(document: Mapping[str, Any], where: str, what: str,
+                       skip: tuple[str, ...] = ()) -> list[DocumentProblem]:
+    """The object's own ``metadata`` as the API server checks it for every object it
+    stores (:func:`podtemplate.model.apiserver.check_object_metadata`), but paths under
+    ``skip``, which another check of the document reads."""
+    from ..model.apiserver import check_object_metadata
+
+    return [DocumentProblem(where, what, problem.path, problem.rule,
+                            f"{problem.message} (fix: {problem.fix})")
+            for problem in check_object_metadata(document.get("metadata"))
+            if not problem.path.startswith(skip)]
 
 
 def api_pod_check(template: Mapping[str, Any]) -> list[tuple[str, str, str]]:
@@ -207,11 +230,12 @@ def _custom_resource_problems(document: Mapping[str, Any], crd: Crd, where: str,
                                 f"version {version!r} is not checked: the {crd.kind} CRD "
                                 f"shipped ({crd.operator}) has {', '.join(crd.versions)}")]
     rule = f"{crd.kind} CRD of {crd.operator}"
-    problems = [DocumentProblem(where, what, pod_field(document, problem.segments),
-                                f"{rule}: pruned" if problem.pruned else rule,
-                                "unknown field: the API server would silently drop it"
-                                if problem.pruned else problem.message)
-                for problem in validate_custom_resource(document, crd)]
+    problems = _metadata_problems(document, where, what)
+    problems += [DocumentProblem(where, what, pod_field(document, problem.segments),
+                                 f"{rule}: pruned" if problem.pruned else rule,
+                                 "unknown field: the API server would silently drop it"
+                                 if problem.pruned else problem.message)
+                 for problem in validate_custom_resource(document, crd)]
     for path, template in _pod_templates(document, crd, version):
         problems += _pod_problems(template, where, what, f"{path}.", pod_check)
     return problems

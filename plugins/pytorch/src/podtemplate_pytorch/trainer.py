@@ -90,7 +90,8 @@ def node_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     layer = operator_layer(task, context, config, NODE, port, torchrun=True)
     owned = _NODE_OWNED + (SHM_DECLS if config.shm_size else ())
     return [RoleSpec(name=NODE, template_path=NODE_PATH, container_name=NODE,
-                     role=config.worker, operator_layer=layer, owned=owned)]
+                     role=config.worker, config_role="worker", operator_layer=layer,
+                     owned=owned)]
 
 
 def _check_trainer_config(task: Task, config: PyTorch) -> None:

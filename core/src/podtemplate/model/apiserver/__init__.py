@@ -23,7 +23,7 @@ from ._pod import check_metadata, check_spec
 from ._report import ApiProblem, Problems
 
 __all__ = ["ApiProblem", "check_pod_template", "check_pod", "check_rules",
-           "check_final_pod", "check_fragment", "check_keys_only"]
+           "check_final_pod", "check_fragment", "check_keys_only", "check_object_metadata"]
 
 POD_KIND = Rule("a Pod document has apiVersion v1 and kind Pod (k8s the API's type meta)",
                 "write apiVersion: v1 and kind: Pod")
@@ -63,6 +63,16 @@ def check_pod(pod: Mapping[str, Any]) -> list[ApiProblem]:
         if key not in _POD_TOP:
             body[key] = pod[key]  # reported as an unknown field by the walk
     return problems + _run(body, final=True, keys=True, named=True)
+
+
+def check_object_metadata(metadata: Any) -> list[ApiProblem]:
+    """What the API server checks in the ``metadata`` of any object it stores (k8s
+    ValidateObjectMeta): a name or a generateName, the name a DNS-1123 subdomain, the
+    namespace a DNS-1123 label, label and annotation syntax and size. Paths start at
+    ``metadata``."""
+    problems = Problems(final=True)
+    check_metadata(problems, "metadata", metadata, named=True)
+    return list(problems)
 
 
 def check_rules(template: Mapping[str, Any], *, named: bool = False,

@@ -76,7 +76,7 @@ RESOURCE_CLAIM = Rule("a pod resourceClaim has a DNS-1123 label name, unique, an
 ANNOTATIONS_SIZE = Rule(f"annotations total at most {ANNOTATIONS_MAX_BYTES} bytes (256 KiB), "
                         "keys and values together (k8s ValidateAnnotationsSize)",
                         "move large data to a ConfigMap")
-OBJECT_NAME = Rule("a pod's name is a DNS-1123 subdomain, its namespace a DNS-1123 label "
+OBJECT_NAME = Rule("an object's name is a DNS-1123 subdomain, its namespace a DNS-1123 label "
                    "(k8s ValidateObjectMeta)", "use lowercase letters, digits and '-'")
 _SUBDOMAINS = ("serviceAccountName", "serviceAccount", "nodeName", "priorityClassName",
                "runtimeClassName", "schedulerName")
@@ -95,7 +95,8 @@ def check_metadata(problems: Problems, path: str, metadata: Any, *, named: bool)
     if named:
         name = metadata.get("name")
         if not dns_subdomain_ok(name) and not metadata.get("generateName"):
-            problems.add(f"{path}.name", OBJECT_NAME, f"{name!r} is not a valid name")
+            problems.add(f"{path}.name", OBJECT_NAME, f"{name!r} is not a valid name"
+                         if name is not None else "no name and no generateName")
         namespace = metadata.get("namespace")
         if namespace is not None and not dns_label_ok(namespace):
             problems.add(f"{path}.namespace", OBJECT_NAME, f"{namespace!r} is not valid")
