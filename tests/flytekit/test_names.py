@@ -14,6 +14,7 @@ import pytest
 from podtemplate import InvalidNameError, Resources, TargetError, task
 from podtemplate.cli.targets import collect_tasks
 from podtemplate.model.naming import assign_object_names, derive_object_name, with_run_id
+from podtemplate.plugin import MigrationWarning
 from podtemplate.testing import render_cli, rendered_documents
 from podtemplate.testing.policy_kit import assert_valid_manifest
 
@@ -210,3 +211,35 @@ def test_the_operators_name_rule_judges_the_name_a_run_id_lengthens() -> None:
     with pytest.raises(podtemplate.PodTemplateError, match="more than 47") as raised:
         podtemplate.render(job, run_id="r1")
     assert "r" * 45 in str(raised.value) and "-r1" in str(raised.value)
+
+
+def test_with_overrides_takes_flytekits_pod_arguments() -> None:
+    # flytekit's with_overrides(container_image=, accelerator=, shared_memory=) set what
+    # @task's arguments of those names set; they were a TypeError.
+    @task(image="python:3.11", requests=Resources(gpu=1))
+    def train() -> None: ...
+
+    with pytest.warns(MigrationWarning, match=r"with_overrides\(image=\.\.\.\)"):
+        tuned = train.with_overrides(container_image="ghcr.io/acme/train:2",
+                                     accelerator="nvidia-tesla-a100", shared_memory="2Gi")
+    (pod,) = _render(tuned)
+    spec = pod["spec"]
+    assert spec["containers"][0]["image"] == "ghcr.io/acme/train:2"
+    assert spec["nodeSelector"] == {"k8s.amazonaws.com/accelerator": "nvidia-tesla-a100"}
+    assert spec["volumes"] == [{"name": "dshm", "emptyDir": {"medium": "Memory",
+                                                             "sizeLimit": "2Gi"}}]
+    assert re.fullmatch(r"train-override-[0-9a-f]{6}", tuned.name)
+
+
+@pytest.mark.parametrize(("argument", "message"), [
+    ("retries", r"task 'f'.*with_overrides\(retries=\.\.\.\) is a setting of Flyte's engine"),
+    ("timeout", r"task 'f'.*fix: drop timeout=; set activeDeadlineSeconds"),
+    ("node_name", r"task 'f'.*with_overrides has no argument 'node_name'"),
+])
+def test_with_overrides_refuses_engine_settings_with_what_to_do(argument: str,
+                                                                 message: str) -> None:
+    @task(image="python:3.11")
+    def f() -> None: ...
+
+    with pytest.raises(podtemplate.DefinitionError, match=message):
+        f.with_overrides(**{argument: 3})
