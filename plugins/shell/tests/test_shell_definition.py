@@ -99,3 +99,22 @@ def test_the_config_checks_the_same_when_built_directly() -> None:
         ShellConfig(script="echo", shell="sh")
     with pytest.raises(DefinitionError, match="unknown argument 'shel'"):
         ShellConfig(script="echo", shel="/bin/sh")  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(("script", "message"), [
+    # flytekit interpolates {inputs.x} into the script text; here inputs are environment
+    # variables, so the placeholder would reach the shell literally.
+    ('echo "{inputs.x}"', r"script holds \{inputs\.x\}.*fix: write \$x"),
+    ('tar -zcvf {outputs.j} "$x"', r"script holds \{outputs\.j\}.*no outputs"),
+    ("echo { inputs.y }", r"script holds \{ inputs\.y \}.*fix: write \$y"),
+])
+def test_flytekit_script_placeholders_fail_with_the_replacement(script: str,
+                                                                message: str) -> None:
+    with pytest.raises(DefinitionError, match=message):
+        ShellTask(name="task_1", script=script, inputs={"x": "/tmp/a", "y": "b"})
+
+
+def test_shell_braces_that_are_not_flytekit_placeholders_are_kept() -> None:
+    task = ShellTask(name="braces", script='f() { echo "${x}"; }\nf {a,b}\n', inputs=["x"])
+    assert isinstance(task.task_config, ShellConfig)
+    assert task.task_config.script.startswith("f() {")
