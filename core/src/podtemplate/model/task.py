@@ -172,7 +172,8 @@ def _check_flyte_settings(task: Task) -> None:
     accelerator = task.accelerator
     if accelerator is not None and (not isinstance(accelerator, str) or not accelerator
                                     or len(accelerator) > 63):
-        device = getattr(accelerator, "device", None)
+        # flytekit's GPUAccelerator keeps its device name in _device.
+        device = getattr(accelerator, "device", None) or getattr(accelerator, "_device", None)
         fix = (f"write accelerator={device!r}" if isinstance(device, str)
                else "give the accelerator's node label value, e.g. accelerator="
                "'nvidia-tesla-a100'")
