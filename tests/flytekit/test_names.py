@@ -106,6 +106,19 @@ def test_two_modules_may_both_define_t1_and_get_module_qualified_names(
     assert [m["metadata"]["name"] for m in _render(tasks[:1])] == ["t1"]
 
 
+def test_a_folder_selector_takes_the_task_from_every_module_that_has_it(
+        tmp_path: Path) -> None:
+    # folder:t1 selects each module's t1; a module of the folder without one is no error.
+    other = "from podtemplate import task\n\n@task(image='x:1')\ndef t0() -> None: ...\n"
+    folder = _write(tmp_path / "pkg_names_sel", {"__init__.py": "", "a_other.py": other,
+                                                "etl.py": T1, "ml.py": T1})
+    tasks = collect_tasks([f"{folder}:t1"])
+    assert [(t.module, t.name) for t in tasks] == [("pkg_names_sel.etl", "t1"),
+                                                  ("pkg_names_sel.ml", "t1")]
+    with pytest.raises(TargetError, match=r"pkg_names_sel: task 'nope' not found.*in any"):
+        collect_tasks([f"{folder}:nope"])
+
+
 def test_module_names_are_qualified_only_as_deep_as_needed() -> None:
     first, second = (task(image="x:1")(_fn(module)) for module in ("a.jobs.t", "b.jobs.t"))
     assert [t.object_name for t in assign_object_names([first, second])] == [
