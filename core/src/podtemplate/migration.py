@@ -84,8 +84,10 @@ def flytekit_override_arguments(*, image: str | None, container_image: str | Non
     """``with_overrides``' flytekit spellings: ``container_image=`` as ``image=``; engine
     settings (``retries=``, ``timeout=``, ``cache=``...) refused with what to do."""
     _refuse_engine_settings(others, "with_overrides", "podtemplate.Task.with_overrides")
-    return take_alias(image, container_image, "with_overrides(container_image=...)",
-                      "with_overrides(image=...)", field="image")
+    taken: str | None = take_alias(image, container_image,
+                                   "with_overrides(container_image=...)",
+                                   "with_overrides(image=...)", field="image")
+    return taken
 
 
 def flytekit_task_arguments(*, image: str | None, container_image: str | None,

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import DefinitionError, PodTemplate, Resources, Task
-from podtemplate.plugin import EnvValue, defining_task, warn_alias
+from podtemplate.plugin import EnvValue, defining_task, take_alias, warn_alias
 
 from .config import ShellConfig, normalize_inputs
 from .delivery import SCRIPT_PATH
@@ -65,8 +65,10 @@ def ShellTask(
     """
     with defining_task(name):
         _refuse_flytekit_only(flytekit_only)
-        image = _alias(image, container_image, "image")
-        env = _alias(env, environment, "env")
+        image = take_alias(image, container_image, "ShellTask(container_image=...)",
+                           "ShellTask(image=...)", field="image")
+        env = take_alias(env, environment, "ShellTask(environment=...)", "ShellTask(env=...)",
+                         field="env")
         config = ShellConfig(script=script, shell=shell,
                              inputs=normalize_inputs(_typed_inputs(inputs)))
         clashes = sorted(set(config.inputs) & set(env or {}))
@@ -106,18 +108,6 @@ def _refuse_flytekit_only(given: Mapping[str, Any]) -> None:
                                   fix="see help(ShellTask) for the accepted arguments")
         raise DefinitionError(f"ShellTask({key}=...) is flytekit's, with no podtemplate "
                               "equivalent", field=key, fix=fix)
-
-
-def _alias(value: Any, alias: Any, ours: str) -> Any:
-    """flytekit's ``container_image=``/``environment=`` taken for ``image=``/``env=``."""
-    if alias is None:
-        return value
-    old = {"image": "container_image", "env": "environment"}[ours]
-    if value is not None:
-        raise DefinitionError(f"ShellTask({old}=...) and {ours}= both given", field=ours,
-                              fix=f"give it once, as {ours}=...")
-    warn_alias(f"ShellTask({old}=...)", f"ShellTask({ours}=...)")
-    return alias
 
 
 def _typed_inputs(inputs: Any) -> Any:
