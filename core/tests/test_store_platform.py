@@ -65,6 +65,10 @@ def test_platform_resolves_templates_relative_to_file(tmp_path: Path) -> None:
     ("defaultResources: {requests: {cpu: lots}}\n", "quantity"),
     ("interruptible: {tolerationz: []}\n", "unknown field"),
     ("- a\n- b\n", "one mapping"),
+    # A key no container can request would never match: refused, naming the real name.
+    ("resourceTolerations: {gpu: [{key: g, operator: Exists}]}\n", "nvidia.com/gpu"),
+    ("resourceTolerations: {'bad name!': []}\n", "not a resource name pods request"),
+    ("resourceTolerations: {fpga: []}\n", "example.com/fpga"),
 ])
 def test_invalid_platform_is_an_error_naming_the_file(tmp_path: Path, text: str,
                                                       expected: str) -> None:

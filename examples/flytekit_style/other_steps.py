@@ -1,5 +1,5 @@
 """A second module defining ``t1`` (as flytesnacks modules of one folder do): rendered
-with shell_steps.py, each ``t1`` gets its module-qualified object name."""
+with chain_steps.py, each ``t1`` gets its module-qualified object name."""
 
 from podtemplate import Resources, task
 

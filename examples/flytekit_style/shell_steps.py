@@ -1,5 +1,5 @@
 """flytesnacks "shell task", ported: flytekit names (``task_1``) and the script's inputs as
-environment variables (flytekit's ``{inputs.x}`` becomes ``$x``)."""
+environment variables (write ``$x`` where flytekit's script had ``{inputs.x}``)."""
 
 from podtemplate_shell import ShellTask
 

@@ -14,6 +14,7 @@ import pytest
 from podtemplate import InvalidNameError, Resources, TargetError, task
 from podtemplate.cli.targets import collect_tasks
 from podtemplate.model.naming import assign_object_names, derive_object_name, with_run_id
+from podtemplate.plugin import MigrationWarning
 from podtemplate.testing import render_cli, rendered_documents
 from podtemplate.testing.policy_kit import assert_valid_manifest
 
@@ -103,6 +104,19 @@ def test_two_modules_may_both_define_t1_and_get_module_qualified_names(
     # Deterministic: the same names in the other order, and alone each keeps plain t1.
     assert [m["metadata"]["name"] for m in _render(tasks[::-1])] == ["ml-t1", "etl-t1"]
     assert [m["metadata"]["name"] for m in _render(tasks[:1])] == ["t1"]
+
+
+def test_a_folder_selector_takes_the_task_from_every_module_that_has_it(
+        tmp_path: Path) -> None:
+    # folder:t1 selects each module's t1; a module of the folder without one is no error.
+    other = "from podtemplate import task\n\n@task(image='x:1')\ndef t0() -> None: ...\n"
+    folder = _write(tmp_path / "pkg_names_sel", {"__init__.py": "", "a_other.py": other,
+                                                "etl.py": T1, "ml.py": T1})
+    tasks = collect_tasks([f"{folder}:t1"])
+    assert [(t.module, t.name) for t in tasks] == [("pkg_names_sel.etl", "t1"),
+                                                  ("pkg_names_sel.ml", "t1")]
+    with pytest.raises(TargetError, match=r"pkg_names_sel: task 'nope' not found.*in any"):
+        collect_tasks([f"{folder}:nope"])
 
 
 def test_module_names_are_qualified_only_as_deep_as_needed() -> None:
@@ -210,3 +224,35 @@ def test_the_operators_name_rule_judges_the_name_a_run_id_lengthens() -> None:
     with pytest.raises(podtemplate.PodTemplateError, match="more than 47") as raised:
         podtemplate.render(job, run_id="r1")
     assert "r" * 45 in str(raised.value) and "-r1" in str(raised.value)
+
+
+def test_with_overrides_takes_flytekits_pod_arguments() -> None:
+    # flytekit's with_overrides(container_image=, accelerator=, shared_memory=) set what
+    # @task's arguments of those names set; they were a TypeError.
+    @task(image="python:3.11", requests=Resources(gpu=1))
+    def train() -> None: ...
+
+    with pytest.warns(MigrationWarning, match=r"with_overrides\(image=\.\.\.\)"):
+        tuned = train.with_overrides(container_image="ghcr.io/acme/train:2",
+                                     accelerator="nvidia-tesla-a100", shared_memory="2Gi")
+    (pod,) = _render(tuned)
+    spec = pod["spec"]
+    assert spec["containers"][0]["image"] == "ghcr.io/acme/train:2"
+    assert spec["nodeSelector"] == {"k8s.amazonaws.com/accelerator": "nvidia-tesla-a100"}
+    assert spec["volumes"] == [{"name": "dshm", "emptyDir": {"medium": "Memory",
+                                                             "sizeLimit": "2Gi"}}]
+    assert re.fullmatch(r"train-override-[0-9a-f]{6}", tuned.name)
+
+
+@pytest.mark.parametrize(("argument", "message"), [
+    ("retries", r"task 'f'.*with_overrides\(retries=\.\.\.\) is a setting of Flyte's engine"),
+    ("timeout", r"task 'f'.*fix: drop timeout=; set activeDeadlineSeconds"),
+    ("node_name", r"task 'f'.*with_overrides has no argument 'node_name'"),
+])
+def test_with_overrides_refuses_engine_settings_with_what_to_do(argument: str,
+                                                                 message: str) -> None:
+    @task(image="python:3.11")
+    def f() -> None: ...
+
+    with pytest.raises(podtemplate.DefinitionError, match=message):
+        f.with_overrides(**{argument: 3})

@@ -121,3 +121,17 @@ def test_a_request_above_a_limit_of_a_higher_layer_stays_an_error() -> None:
         podtemplate.render(capped, override=override)
     assert raised.value.field == "spec.containers[primary].resources.requests.cpu"
     assert "request '2' is above the limit '1'" in str(raised.value)
+
+
+class _FlytekitGPUAccelerator:
+    """Shaped like flytekit.extras.accelerators.GPUAccelerator (A100 = GPUAccelerator(
+    "nvidia-tesla-a100")): the device name is held in ``_device``."""
+
+    def __init__(self, device: str) -> None:
+        self._device = device
+
+
+def test_a_flytekit_accelerator_object_is_refused_naming_its_device() -> None:
+    with pytest.raises(DefinitionError, match=r"fix: write accelerator='nvidia-tesla-a100'"):
+        @task(image="python:3.11", accelerator=_FlytekitGPUAccelerator("nvidia-tesla-a100"))
+        def train() -> None: ...

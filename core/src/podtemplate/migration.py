@@ -11,7 +11,8 @@ from typing import Any
 from .errors import DefinitionError
 from .model.sites import definition_site
 
-__all__ = ["MigrationWarning", "flytekit_task_arguments", "take_alias", "warn_alias"]
+__all__ = ["MigrationWarning", "flytekit_override_arguments", "flytekit_task_arguments",
+           "take_alias", "warn_alias"]
 
 
 class MigrationWarning(FutureWarning):
@@ -68,6 +69,27 @@ _ENGINE_ONLY = {
 }
 
 
+def _refuse_engine_settings(others: Mapping[str, Any], call: str, help_name: str) -> None:
+    for key in others:
+        fix = _ENGINE_ONLY.get(key)
+        if fix is None:
+            raise DefinitionError(f"{call} has no argument {key!r}", field=key,
+                                  fix=f"see help({help_name}) for the accepted arguments")
+        raise DefinitionError(f"{call}({key}=...) is a setting of Flyte's engine, not of a "
+                              "pod", field=key, fix=fix)
+
+
+def flytekit_override_arguments(*, image: str | None, container_image: str | None,
+                                others: Mapping[str, Any]) -> str | None:
+    """``with_overrides``' flytekit spellings: ``container_image=`` as ``image=``; engine
+    settings (``retries=``, ``timeout=``, ``cache=``...) refused with what to do."""
+    _refuse_engine_settings(others, "with_overrides", "podtemplate.Task.with_overrides")
+    taken: str | None = take_alias(image, container_image,
+                                   "with_overrides(container_image=...)",
+                                   "with_overrides(image=...)", field="image")
+    return taken
+
+
 def flytekit_task_arguments(*, image: str | None, container_image: str | None,
                             env: Mapping[str, Any] | None,
                             environment: Mapping[str, Any] | None, task_config: Any,
@@ -76,13 +98,7 @@ def flytekit_task_arguments(*, image: str | None, container_image: str | None,
     """``@task``'s flytekit spellings: ``container_image=`` and ``environment=`` as
     ``image=``/``env=``, a config that stands for another (``task_config=Elastic(...)``,
     flytekit's elastic PyTorch) replaced by it; engine settings refused with what to do."""
-    for key in others:
-        fix = _ENGINE_ONLY.get(key)
-        if fix is None:
-            raise DefinitionError(f"@task has no argument {key!r}", field=key,
-                                  fix="see help(podtemplate.task) for the accepted arguments")
-        raise DefinitionError(f"@task({key}=...) is a setting of Flyte's engine, not of a "
-                              "pod", field=key, fix=fix)
+    _refuse_engine_settings(others, "@task", "podtemplate.task")
     image = take_alias(image, container_image, "@task(container_image=...)",
                        "@task(image=...)", field="image")
     env = take_alias(env, environment, "@task(environment=...)", "@task(env=...)",

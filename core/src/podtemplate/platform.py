@@ -12,6 +12,7 @@ from .files.yamlio import load_path
 from .guard import guarded
 from .model.names import check_dns1123_label, check_label_key, check_quantity
 from .model.podspec import validate_pod_spec
+from .model.templates import check_extended_resource_name
 from .policy.model import Policy
 
 __all__ = ["Platform", "DefaultResources", "load_platform"]
@@ -107,6 +108,7 @@ class Platform(BaseModel):
         for name, tolerations in value.items():
             if not isinstance(name, str) or not name:
                 raise ValueError(f"resource name {name!r} is not a string")
+            _check_resource_name(name)
             validate_pod_spec({"tolerations": tolerations},
                               root=f"resourceTolerations.{name}")
         return value
@@ -163,3 +165,26 @@ def _config_error(error: ValidationError | PodTemplateError, source: str | None
         message = f"unknown key '{first['loc'][-1]}'"
     return PlatformConfigError(message, file=source, field=field,
                                fix="see the platform.yaml keys in README.md")
+
+
+# What a container can request besides the domain-qualified extended resources.
+_NATIVE_RESOURCES = ("cpu", "memory", "ephemeral-storage")
+
+
+def _check_resource_name(name: str) -> None:
+    """A ``resourceTolerations`` key is a resource name as pods request it: a key no
+    container can request (``gpu``, ``fpga``) would silently never match."""
+    if name in _NATIVE_RESOURCES or name.startswith("hugepages-"):
+        return
+    field = f"resourceTolerations.{name}"
+    if name.lower() == "gpu":
+        raise PlatformConfigError(f"{name!r} is not a resource name pods request", field=field,
+                                  fix="key the tolerations by the GPU's resource name, "
+                                  "gpuResourceName (nvidia.com/gpu by default)")
+    try:
+        check_extended_resource_name(name)
+    except PodTemplateError:
+        raise PlatformConfigError(
+            f"{name!r} is not a resource name pods request", field=field,
+            fix="key the tolerations by cpu, memory, ephemeral-storage or a domain-qualified "
+            "extended resource such as nvidia.com/gpu or example.com/fpga") from None

@@ -83,3 +83,35 @@ def test_inputs_from_the_command_line(tmp_path: Path) -> None:
     (pod,) = rendered_documents(result.stdout)
     assert_valid_pod(pod)
     assert pod["spec"]["containers"][0]["command"] == ["sh", "-c", "echo $(( 7 * 3 ))"]
+
+
+def test_placeholders_in_every_spelling_flyte_fills_are_filled() -> None:
+    # Flyte's propeller fills {{.inputs.x}} case-insensitively and with '$' for '.'
+    # (flyteplugins go/tasks/pluginmachinery/core/template/template.go: inputVarRegex
+    # `(?i){{\s*[\.$]Inputs\.(?P<input_name>[^}\s]+)\s*}}`): none may pass through literally.
+    task = ContainerTask(name="spellings", image="busybox:1.36", inputs={"a": int},
+                         command=["echo", "{{.Inputs.a}}", "{{$inputs.a}}", "{{ $Inputs.a }}",
+                                  "{{.INPUTS.a}}"])
+    (pod,) = podtemplate.render(task, inputs={"a": "7"})
+    assert_valid_pod(pod)
+    assert pod["spec"]["containers"][0]["command"] == ["echo", "7", "7", "7", "7"]
+
+
+def test_a_dollar_placeholder_of_an_undeclared_input_fails_at_definition() -> None:
+    with pytest.raises(DefinitionError, match=r"has no input 'c'.*declared: a, b"):
+        ContainerTask(**{**ELLIPSE, "command": ["x", "{{$inputs.c}}"]})  # type: ignore[arg-type]
+
+
+def test_a_dollar_outputs_placeholder_is_refused_too() -> None:
+    with pytest.raises(DefinitionError, match="does not fill"):
+        ContainerTask(name="x", image="busybox:1.36", command=["x", "{{$OutputPrefix}}"])
+
+
+def test_booleans_are_filled_as_flyte_writes_them() -> None:
+    # Flyte serialises a boolean primitive with Go's %v: true/false (template.go,
+    # serializePrimitive), which shell tests such as [ "$x" = true ] rely on.
+    task = ContainerTask(name="flags", image="busybox:1.36", inputs={"on": bool, "off": bool},
+                         command=["run", "--on={{.inputs.on}}", "--off={{.inputs.off}}"])
+    (pod,) = podtemplate.render(task, inputs={"on": "true", "off": "false"})
+    assert_valid_pod(pod)
+    assert pod["spec"]["containers"][0]["command"] == ["run", "--on=true", "--off=false"]

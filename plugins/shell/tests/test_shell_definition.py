@@ -99,3 +99,57 @@ def test_the_config_checks_the_same_when_built_directly() -> None:
         ShellConfig(script="echo", shell="sh")
     with pytest.raises(DefinitionError, match="unknown argument 'shel'"):
         ShellConfig(script="echo", shel="/bin/sh")  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(("script", "message"), [
+    # flytekit interpolates {inputs.x} into the script text; here inputs are environment
+    # variables, so the placeholder would reach the shell literally.
+    ('echo "{inputs.x}"', r"script holds \{inputs\.x\}.*fix: write \$x"),
+    ('tar -zcvf {outputs.j} "$x"', r"script holds \{outputs\.j\}.*no outputs"),
+    ("echo { inputs.y }", r"script holds \{ inputs\.y \}.*fix: write \$y"),
+])
+def test_flytekit_script_placeholders_fail_with_the_replacement(script: str,
+                                                                message: str) -> None:
+    with pytest.raises(DefinitionError, match=message):
+        ShellTask(name="task_1", script=script, inputs={"x": "/tmp/a", "y": "b"})
+
+
+def test_shell_braces_that_are_not_flytekit_placeholders_are_kept() -> None:
+    task = ShellTask(name="braces", script='f() { echo "${x}"; }\nf {a,b}\n', inputs=["x"])
+    assert isinstance(task.task_config, ShellConfig)
+    assert task.task_config.script.startswith("f() {")
+
+
+def test_flytekit_typed_inputs_declare_inputs_without_defaults() -> None:
+    # flytekit's inputs=kwtypes(x=str) maps names to types: the value comes at run time,
+    # which is podtemplate's inputs=["x"] (taken with a one-time MigrationWarning).
+    from podtemplate.plugin import MigrationWarning
+
+    with pytest.warns(MigrationWarning, match=r"ShellTask\(inputs=\['x', \.\.\.\]\)"):
+        task = ShellTask(name="typed", script='echo "$x $n"', inputs={"x": str, "n": int})
+    assert isinstance(task.task_config, ShellConfig)
+    assert task.task_config.inputs == {"x": None, "n": None}
+
+
+@pytest.mark.parametrize(("argument", "message"), [
+    ("debug", r"ShellTask\(debug=\.\.\.\) is flytekit's.*set -x"),
+    ("output_locs", r"ShellTask\(output_locs=\.\.\.\) is flytekit's.*no outputs"),
+    ("script_file", r"ShellTask\(script_file=\.\.\.\) is flytekit's.*read_text"),
+    ("task_config", r"ShellTask\(task_config=\.\.\.\) is flytekit's"),
+    ("colour", r"ShellTask has no argument 'colour'"),
+])
+def test_flytekit_only_arguments_are_refused_with_what_to_do(argument: str,
+                                                             message: str) -> None:
+    with pytest.raises(DefinitionError, match=message):
+        ShellTask(name="t", script="echo hi", **{argument: True})  # type: ignore[arg-type]
+
+
+def test_flytekit_container_image_and_environment_are_taken() -> None:
+    from podtemplate.plugin import MigrationWarning
+
+    with pytest.warns(MigrationWarning) as warned:
+        task = ShellTask(name="img", script="echo hi", container_image="alpine:3.20",
+                         environment={"A": "1"})
+    messages = " ".join(str(warning.message) for warning in warned)
+    assert "as ShellTask(image=...)" in messages and "as ShellTask(env=...)" in messages
+    assert (task.image, task.env) == ("alpine:3.20", {"A": "1"})

@@ -85,12 +85,15 @@ def _tasks_of(module: ModuleType) -> list[tuple[str, Task]]:
 
 def collect_tasks(targets: list[str]) -> list[Task]:
     """The tasks of each target in order; ``file.py:name`` selects one task (by attribute
-    or task name); a folder means each of its ``.py`` files not starting with ``_``."""
+    or task name); a folder means each of its ``.py`` files not starting with ``_`` (and
+    ``folder:name`` the task of that name in each module that has one)."""
     tasks: list[Task] = []
     for target in targets:
         spec, _, selector = target.rpartition(":") if _has_selector(target) else (target, "", "")
         spec = spec or target
-        files = sorted(Path(spec).glob("*.py")) if Path(spec).is_dir() else [None]
+        folder = Path(spec).is_dir()
+        files = sorted(Path(spec).glob("*.py")) if folder else [None]
+        selected = 0
         for file in files:
             if file is not None and file.name.startswith("_"):
                 continue
@@ -98,10 +101,14 @@ def collect_tasks(targets: list[str]) -> list[Task]:
             found = _tasks_of(load_module(module_target))
             if selector:
                 found = [(a, t) for a, t in found if selector in (a, t.name)]
-                if not found:
+                if not found and not folder:
                     raise TargetError(f"task {brief(selector)} not found", file=module_target,
                                       fix="name a task defined in the module")
+            selected += len(found)
             tasks.extend(t for _, t in found)
+        if selector and folder and not selected:  # folder:t1 takes every module's t1
+            raise TargetError(f"task {brief(selector)} not found in any module of the folder",
+                              file=spec, fix="name a task defined in one of its modules")
     if not tasks:
         raise TargetError("no tasks found", file=", ".join(targets),
                           fix="define tasks with @task (or a plugin's task class) in the "

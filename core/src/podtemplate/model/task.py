@@ -10,7 +10,7 @@ from typing import Any, TypeVar, overload
 
 from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
-from ..migration import flytekit_task_arguments
+from ..migration import flytekit_override_arguments, flytekit_task_arguments
 from .names import check_label_value, check_quantity, parse_quantity
 from .naming import check_task_name, derive_object_name, name_digest
 from .sites import DefinitionSite, definition_site
@@ -111,21 +111,31 @@ class Task:
     def with_overrides(self, *, name: str | None = None,
                        pod_template: PodTemplate | None = None,
                        requests: Resources | None = None, limits: Resources | None = None,
-                       image: str | None = None, interruptible: bool | None = None) -> Task:
+                       image: str | None = None, interruptible: bool | None = None,
+                       accelerator: str | None = None, shared_memory: bool | str | None = None,
+                       container_image: str | None = None, **flytekit_only: Any) -> Task:
         """A copy of this task carrying ``pod_template`` as its task override (layer 4),
         merged over the task's own template and settings like any layer; ``requests``,
-        ``limits``, ``image`` and ``interruptible`` replace the task's own.
+        ``limits``, ``image``, ``interruptible``, ``accelerator`` and ``shared_memory``
+        replace the task's own. flytekit's ``container_image=`` is taken for ``image=``
+        (warning once); its engine settings (``retries=``, ``timeout=``...) are refused.
 
         The copy is a task of its own, so it can live at module level beside the
         original: it is named ``name``, else ``<name>-override-<hash>`` (the hash of what
         is overridden, stable across runs)."""
+        try:
+            image = flytekit_override_arguments(image=image, container_image=container_image,
+                                                others=flytekit_only)
+        except PodTemplateError as error:
+            raise error.located(task=self.name) from None
         if pod_template is not None and not isinstance(pod_template, PodTemplate):
             raise DefinitionError("pod_template must be a PodTemplate", task=self.name,
                                   field="with_overrides.pod_template",
                                   fix="wrap the pod spec: PodTemplate(pod_spec={...})")
         changes: dict[str, Any] = {"override": pod_template} if pod_template else {}
         given = {"requests": requests, "limits": limits, "image": image,
-                 "interruptible": interruptible}
+                 "interruptible": interruptible, "accelerator": accelerator,
+                 "shared_memory": shared_memory}
         changes.update((key, value) for key, value in given.items() if value is not None)
         if name is None:
             name = f"{self.name}-override-{name_digest(repr(sorted(changes.items())))}"
@@ -162,7 +172,8 @@ def _check_flyte_settings(task: Task) -> None:
     accelerator = task.accelerator
     if accelerator is not None and (not isinstance(accelerator, str) or not accelerator
                                     or len(accelerator) > 63):
-        device = getattr(accelerator, "device", None)
+        # flytekit's GPUAccelerator keeps its device name in _device.
+        device = getattr(accelerator, "device", None) or getattr(accelerator, "_device", None)
         fix = (f"write accelerator={device!r}" if isinstance(device, str)
                else "give the accelerator's node label value, e.g. accelerator="
                "'nvidia-tesla-a100'")

@@ -18,9 +18,10 @@ __all__ = ["INPUT_TYPES", "ContainerInputsTask", "check_placeholders", "fill_pla
 
 # What an input may be: the types ``--input`` values are converted to.
 INPUT_TYPES: tuple[type, ...] = (str, int, float, bool, list, dict)
-# ``{{.inputs.a}}``, spaces allowed inside the braces as in flytekit.
-_PLACEHOLDER = re.compile(r"\{\{\s*\.inputs\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-_ANY_PLACEHOLDER = re.compile(r"\{\{\s*\.([A-Za-z_]+)[^}]*\}\}")
+# ``{{.inputs.a}}`` in every spelling Flyte's propeller fills: spaces inside the braces,
+# any case of ``inputs``, ``$`` for the dot (``{{$Inputs.a}}``).
+_PLACEHOLDER = re.compile(r"\{\{\s*[.$](?i:inputs)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_ANY_PLACEHOLDER = re.compile(r"\{\{\s*[.$]([A-Za-z_]+)[^}]*\}\}")
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -98,6 +99,8 @@ def fill_placeholders(task: ContainerInputsTask, container: dict[str, Any],
 
 
 def _text(value: Any) -> str:
+    if isinstance(value, bool):  # as Flyte writes a boolean (Go's %v)
+        return "true" if value else "false"
     if isinstance(value, (list, dict)):
         return json.dumps(value, separators=(",", ":"))
     return str(value)

@@ -18,6 +18,9 @@ __all__ = ["ShellConfig", "MAX_SCRIPT_BYTES", "normalize_inputs"]
 # rest of the object so the API server never refuses what passed here.
 MAX_SCRIPT_BYTES = 1_000_000
 _SHELL_PATH = re.compile(r"^(/[A-Za-z0-9._+-]+)+$")
+# flytekit's ShellTask placeholders, interpolated into the script text there: here inputs
+# are environment variables, so each would reach the shell literally.
+_FLYTEKIT_PLACEHOLDER = re.compile(r"\{\s*(inputs|outputs|ctx)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}")
 
 
 class ShellConfig(ConfigModel):
@@ -76,7 +79,24 @@ def check_script(value: Any) -> str:
             field="script",
             fix="put the program in the image (or fetch it in an init container) and "
             "keep the script short")
+    _refuse_flytekit_placeholders(value)
     return value
+
+
+def _refuse_flytekit_placeholders(script: str) -> None:
+    match = _FLYTEKIT_PLACEHOLDER.search(script)
+    if match is None:
+        return
+    kind, name = match.groups()
+    line = script[: match.start()].count("\n") + 1
+    fix = {"inputs": f'write ${name} (or "${{{name}}}"): inputs are environment variables '
+           f"of the script, declared with inputs={{'{name}': ...}}",
+           "outputs": "drop it: a shell task has no outputs; write files to a volume from a "
+           "template",
+           "ctx": "drop it: flytekit's execution context has no equivalent in a pod"}[kind]
+    raise DefinitionError(f"script holds {match.group(0)} on line {line}, flytekit's "
+                          "placeholder, which podtemplate does not fill", field="script",
+                          fix=fix)
 
 
 def normalize_inputs(value: Mapping[str, EnvValue | None] | Sequence[str] | None

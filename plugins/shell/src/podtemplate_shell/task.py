@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from podtemplate import DefinitionError, PodTemplate, Resources, Task
-from podtemplate.plugin import EnvValue, defining_task
+from podtemplate.plugin import EnvValue, defining_task, take_alias, warn_alias
 
 from .config import ShellConfig, normalize_inputs
 from .delivery import SCRIPT_PATH
@@ -46,6 +47,10 @@ def ShellTask(
     pod_template: PodTemplate | None = None,
     pod_template_name: str | None = None,
     interruptible: bool = False,
+    *,
+    container_image: str | None = None,
+    environment: Mapping[str, EnvValue] | None = None,
+    **flytekit_only: Any,
 ) -> ShellScriptTask:
     """A task that runs ``script`` with ``shell`` in ``image`` (None: the template's image
     or the platform's ``defaultImage``). Define it at module level.
@@ -59,7 +64,13 @@ def ShellTask(
     ``[shell, "/etc/podtemplate/shell/script.sh"]``. See the README for why.
     """
     with defining_task(name):
-        config = ShellConfig(script=script, shell=shell, inputs=normalize_inputs(inputs))
+        _refuse_flytekit_only(flytekit_only)
+        image = take_alias(image, container_image, "ShellTask(container_image=...)",
+                           "ShellTask(image=...)", field="image")
+        env = take_alias(env, environment, "ShellTask(environment=...)", "ShellTask(env=...)",
+                         field="env")
+        config = ShellConfig(script=script, shell=shell,
+                             inputs=normalize_inputs(_typed_inputs(inputs)))
         clashes = sorted(set(config.inputs) & set(env or {}))
         if clashes:
             raise DefinitionError(
@@ -76,3 +87,35 @@ def ShellTask(
         pod_template_name=pod_template_name, task_config=config,
         interruptible=interruptible,
     )
+
+
+# flytekit ShellTask arguments with no podtemplate meaning, and what to do instead.
+_FLYTEKIT_ONLY = {
+    "debug": "drop debug=; put set -x at the top of the script to trace it",
+    "output_locs": "drop output_locs=: a shell task has no outputs; write files to a volume "
+    "from a template",
+    "script_file": "pass the file's text: script=pathlib.Path('script.sh').read_text()",
+    "task_config": "drop task_config=: a shell task runs as one pod; set it with "
+    "pod_template=",
+}
+
+
+def _refuse_flytekit_only(given: Mapping[str, Any]) -> None:
+    for key in given:
+        fix = _FLYTEKIT_ONLY.get(key)
+        if fix is None:
+            raise DefinitionError(f"ShellTask has no argument {key!r}", field=key,
+                                  fix="see help(ShellTask) for the accepted arguments")
+        raise DefinitionError(f"ShellTask({key}=...) is flytekit's, with no podtemplate "
+                              "equivalent", field=key, fix=fix)
+
+
+def _typed_inputs(inputs: Any) -> Any:
+    """flytekit's ``inputs=kwtypes(x=str)``: a type stands for an input without a default
+    (podtemplate's ``inputs=["x"]``), given with ``--input x=...``."""
+    if not isinstance(inputs, Mapping) or not any(
+            isinstance(value, type) for value in inputs.values()):
+        return inputs
+    warn_alias("ShellTask(inputs={'x': type})", "ShellTask(inputs=['x', ...])")
+    return {name: None if isinstance(value, type) else value
+            for name, value in inputs.items()}
