@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .context import RenderContext
-from .model.naming import with_run_id
+from .model.naming import object_name_limit, with_run_id
 from .model.task import Task
 
 __all__ = [
@@ -53,7 +53,7 @@ def object_name(task: Task, context: RenderContext, suffix: str = "") -> str:
     render has one. A further object of the task is named with ``suffix``
     (``<object name>-<suffix>-<run id>``): the run id always ends the name."""
     base = f"{task.object_name}-{suffix}" if suffix else task.object_name
-    return with_run_id(base, context.run_id)
+    return with_run_id(base, context.run_id, object_name_limit(task.task_config))
 
 
 def system_labels(task: Task, context: RenderContext) -> dict[str, str]:

@@ -36,6 +36,7 @@ from .manifest import (
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
 from .migration import MigrationWarning, take_alias, warn_alias
 from .model.names import (
+    MAX_OBJECT_NAME,
     check_dns1035_label,
     check_dns1123_label,
     check_dns1123_subdomain,
@@ -106,6 +107,7 @@ __all__ = [
     # the object-name rule (docs/from-flytekit.md, "Names")
     "check_task_name",
     "derive_object_name",
+    "MAX_OBJECT_NAME",
     # flytekit spellings kept with a warning (docs/from-flytekit.md)
     "MigrationWarning",
     "take_alias",

@@ -9,6 +9,7 @@ from decimal import Decimal
 from ..errors import InvalidNameError, InvalidQuantityError, brief
 
 __all__ = [
+    "MAX_OBJECT_NAME",
     "check_dns1123_label",
     "check_dns1123_subdomain",
     "check_dns1035_label",
@@ -23,6 +24,7 @@ __all__ = [
     "parse_quantity",
 ]
 
+MAX_OBJECT_NAME = 63  # a DNS-1123 label: Services, labels and most operators need it
 _LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 # Kubernetes accepts any printable ASCII but '=' for env var names; a POSIX shell name is

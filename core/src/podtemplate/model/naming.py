@@ -5,7 +5,8 @@ The Kubernetes objects of a task are named by one rule, :func:`derive_object_nam
 
 1. lowercase; every run of characters other than ``a-z`` and ``0-9`` (``_``, ``.``,
    ``-``) becomes one ``-``; leading and trailing ``-`` are dropped;
-2. a name longer than the limit (63, a DNS-1123 label) keeps its first characters and
+2. a name longer than the limit (63, a DNS-1123 label, or the task type's operator's
+   own, ``object_name_limit`` of its config: 47 for a RayJob) keeps its first characters and
    ends with ``-`` and six hex digits of the SHA-256 of the task name as written, so
    two long names differing only at the end stay apart, render after render.
 
@@ -25,16 +26,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidNameError, PodTemplateError, TargetError, brief
+from .names import MAX_OBJECT_NAME
 from .templates import ConfigModel
 
 if TYPE_CHECKING:
     from .task import Task
 
 __all__ = ["MAX_OBJECT_NAME", "MAX_RUN_ID", "assign_object_names", "check_final_names",
-           "check_run_id",
+           "check_run_id", "object_name_limit",
            "check_task_name", "derive_object_name", "name_digest", "with_run_id"]
 
-MAX_OBJECT_NAME = 63  # a DNS-1123 label: Services, labels and most operators need it
 MAX_RUN_ID = 20
 MAX_TASK_NAME = 253
 _DIGEST = 6
@@ -70,6 +71,13 @@ def derive_object_name(name: str, limit: int = MAX_OBJECT_NAME) -> str:
 
 def _truncate(derived: str, limit: int, digest: str) -> str:
     return f"{derived[: limit - len(digest) - 1].rstrip('-')}-{digest}"
+
+
+def object_name_limit(task_config: object) -> int:
+    """The longest object name the task type's operator accepts (its config's
+    ``object_name_limit``; a DNS-1123 label for a config that states none)."""
+    return task_config.object_name_limit if isinstance(task_config, ConfigModel) \
+        else MAX_OBJECT_NAME
 
 
 def check_run_id(run_id: object) -> str:
@@ -121,9 +129,10 @@ def check_final_names(tasks: Sequence[Task], run_id: str | None) -> None:
     gives: a module-qualified name or a run id makes a name longer than the one checked
     when the task was defined."""
     for task in tasks:
-        final = with_run_id(task.object_name, run_id)
+        limit = object_name_limit(task.task_config)
+        final = with_run_id(task.object_name, run_id, limit)
         if isinstance(task.task_config, ConfigModel) and final != derive_object_name(
-                task.name):
+                task.name, limit):
             try:
                 task.task_config.check_task_name(final)
             except PodTemplateError as error:
@@ -139,16 +148,18 @@ def _qualified(base: str, group: list[Task]) -> dict[int, str]:
     modules = {task.module or "" for task in group}
     if len(modules) == len(group):
         depth = _distinguishing_depth(sorted(modules))
-        return {id(task): derive_object_name(f"{_tail(task.module or '', depth)}.{task.name}")
+        return {id(task): derive_object_name(f"{_tail(task.module or '', depth)}.{task.name}",
+                                             object_name_limit(task.task_config))
                 for task in group}
     # Same module (or names colliding only once derived): the name's own hash separates.
-    return {id(task): _hashed(base, f"{task.module}:{task.name}") for task in group}
+    return {id(task): _hashed(base, f"{task.module}:{task.name}",
+                              object_name_limit(task.task_config)) for task in group}
 
 
-def _hashed(base: str, identity: str) -> str:
+def _hashed(base: str, identity: str, limit: int) -> str:
     digest = name_digest(identity)
-    if len(base) + len(digest) + 1 > MAX_OBJECT_NAME:
-        return _truncate(base, MAX_OBJECT_NAME, digest)
+    if len(base) + len(digest) + 1 > limit:
+        return _truncate(base, limit, digest)
     return f"{base}-{digest}"
 
 

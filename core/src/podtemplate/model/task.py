@@ -12,7 +12,7 @@ from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
 from ..migration import flytekit_override_arguments, flytekit_task_arguments
 from .names import check_label_value, check_quantity, parse_quantity
-from .naming import check_task_name, derive_object_name, name_digest
+from .naming import check_task_name, derive_object_name, name_digest, object_name_limit
 from .sites import DefinitionSite, definition_site
 from .templates import ConfigModel, EnvValue, PodTemplate, Resources, normalize_env
 
@@ -80,7 +80,8 @@ class Task:
         try:
             check_task_name(self.name)
             if not self.object_name:
-                object.__setattr__(self, "object_name", derive_object_name(self.name))
+                object.__setattr__(self, "object_name", derive_object_name(
+                    self.name, object_name_limit(self.task_config)))
             if isinstance(self.task_config, ConfigModel):  # the operator's name rule
                 self.task_config.check_task_name(self.object_name)
             if self.image is not None and not str(self.image).strip():

@@ -6,7 +6,7 @@ import copy
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import (
     BaseModel,
@@ -24,6 +24,7 @@ from ..files.yamlio import load_all
 from ..guard import guarded
 from ..merge.aliases import PRIMARY_CONTAINER
 from .names import (
+    MAX_OBJECT_NAME,
     check_dns1123_label,
     check_dns1123_subdomain,
     check_env_name,
@@ -306,6 +307,10 @@ class ConfigModel(BaseModel):
     values raised as :class:`DefinitionError` naming the class and field."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    # The longest object name the operator accepts: a derived name longer than this is
+    # cut (with a hash) to fit, so a long task name still renders.
+    object_name_limit: ClassVar[int] = MAX_OBJECT_NAME
 
     # Where the user wrote the config (``Role(...)``), for ``explain``; equal for every
     # site, so it does not change what equals what.

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
-from podtemplate.plugin import PRIMARY_CONTAINER, check_dns1035_label
+from podtemplate.plugin import MAX_OBJECT_NAME, PRIMARY_CONTAINER, check_dns1035_label
 from pydantic import field_validator, model_validator
 
 __all__ = [
@@ -74,6 +74,8 @@ class Dask(ConfigModel):
     """
 
     task_type: ClassVar[str] = "dask"
+    # the operator names the scheduler Service <name>-scheduler: a DNS-1035 label
+    object_name_limit: ClassVar[int] = MAX_OBJECT_NAME - len(_SERVICE_SUFFIX)
 
     scheduler: Role | None = None
     workers: Role | None = None
@@ -117,7 +119,7 @@ class Dask(ConfigModel):
 
     def check_task_name(self, name: str) -> None:
         check_dns1035_label(
-            name, what="Dask task name", max_length=63 - len(_SERVICE_SUFFIX),
+            name, what="Dask task name", max_length=self.object_name_limit,
             why=f"the operator names the scheduler Service '{name}{_SERVICE_SUFFIX}', "
             "a DNS-1035 label")
 

@@ -11,7 +11,13 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError, Role
-from podtemplate.plugin import Int32, check_dns1035_label, check_task_name, derive_object_name
+from podtemplate.plugin import (
+    MAX_OBJECT_NAME,
+    Int32,
+    check_dns1035_label,
+    check_task_name,
+    derive_object_name,
+)
 from pydantic import field_validator, model_validator
 
 from .autoscaler import AutoscalerOptions
@@ -27,7 +33,7 @@ MAX_RAYJOB_NAME = 47
 # A group's pods carry the role label "worker-<group name>" (core's role_label_value of
 # "worker:<group name>"): a label value has at most 63 characters.
 WORKER_LABEL_PREFIX = "worker-"
-_MAX_GROUP_NAME = 63 - len(WORKER_LABEL_PREFIX)
+_MAX_GROUP_NAME = MAX_OBJECT_NAME - len(WORKER_LABEL_PREFIX)
 
 
 def ray_start_params(params: Mapping[str, RayStartValue] | None, *, field: str
@@ -177,6 +183,7 @@ class Ray(ConfigModel):
     """
 
     task_type: ClassVar[str] = "ray"
+    object_name_limit: ClassVar[int] = MAX_RAYJOB_NAME
 
     head: Role | None = None
     worker_groups: list[WorkerGroup] | None = None
