@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -40,6 +40,7 @@ from .template_file import template_parts
 __all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "Int32",
            "check_extended_resource_name", "normalize_env", "env_text"]
 
+T = TypeVar("T")
 EnvValue = str | int | float | bool
 INT32_MAX = 2**31 - 1
 # A count Kubernetes stores as int32 (replicas): True is not 1, and 2**31 does not wrap.
@@ -197,10 +198,15 @@ class PodTemplate:
     validated strictly here, at definition time. ``primary_container_name`` names the
     container in ``pod_spec`` that stands for the task's own container. ``source`` is the
     file it was loaded from, if any; ``defined_at`` where it was made (for ``explain``).
+
+    A template is immutable once defined: its attributes cannot be set, and ``pod_spec``,
+    ``labels`` and ``annotations`` (its own copies of what it was given) are read only.
+    What is computed from it alone - its layers, their proofs and checks - is computed
+    once and kept on it (:meth:`compiled`); rendered manifests may share its objects.
     """
 
-    __slots__ = ("annotations", "defined_at", "labels", "pod_spec", "primary_container_name",
-                 "source")
+    __slots__ = ("_compiled", "_frozen", "annotations", "defined_at", "labels", "pod_spec",
+                 "primary_container_name", "source")
 
     @guarded
     def __init__(self, pod_spec: Any = None, primary_container_name: str = PRIMARY_CONTAINER,
@@ -225,6 +231,23 @@ class PodTemplate:
             raise error.located(file=source) from None
         self.pod_spec: dict[str, Any] = spec
         self.primary_container_name = primary_container_name
+        self._compiled: dict[Hashable, Any] = {}
+        self._frozen = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if getattr(self, "_frozen", False) and name != "_frozen":
+            raise AttributeError(f"a PodTemplate is immutable once defined: cannot set "
+                                 f"{name!r} (make a new PodTemplate)")
+        object.__setattr__(self, name, value)
+
+    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()`` the first time ``key`` is asked, the same value afterwards: what
+        core computes from this template alone, kept with it."""
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = make()
+        value: T = found
+        return value
 
     @classmethod
     @guarded

@@ -54,8 +54,6 @@ FoldAs = Callable[[str, Sequence[str]], Fold]
 # Not a DNS-1123 label, so no validated template names a container so.
 _STAND_IN = "<primary>"
 _PREFIXES = "layer-cache:prefixes"
-_PROVEN = "layer-cache:proven"
-_EXPANDED = "layer-cache:expanded"
 _PLANS = "layer-cache:plans"
 
 
@@ -165,8 +163,7 @@ def expanded_spec(layer: Layer, primary: str, names: Sequence[str],
     if layer.source is None:
         return expand()
     defaults = (tuple(names), tuple(init_names)) if layer.has_default_entries() else None
-    key = (id(layer.source), layer.variant, layer.primary_alias, primary, defaults)
-    return context.remember(_EXPANDED, key, expand, keep=layer.source)
+    return layer.fact(("expanded", primary, defaults), expand)
 
 
 def _snapshot(pod: dict[str, Any]) -> bytes | None:
@@ -191,13 +188,12 @@ def _interned(value: Any) -> Any:
 
 def layer_proven(layer: Layer, context: RenderContext) -> bool:
     """True if ``layer`` is surely valid (see :mod:`podtemplate.model._podcheck`); once per
-    render for a layer with a source, every time for a one-task fragment."""
+    template for a template's layer (kept on it), every time for a one-task fragment."""
     if layer.proven:
         return True
     if layer.source is None:
         return _proves(layer.fragment)
-    return context.remember(_PROVEN, (id(layer.source), layer.variant),
-                            lambda: _proves(layer.fragment), keep=layer.source)
+    return layer.fact("proven", lambda: _proves(layer.fragment))
 
 
 def _proves(fragment: Any) -> bool:

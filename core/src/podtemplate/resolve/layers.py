@@ -3,8 +3,8 @@ fragment and the name its primary container goes by inside that fragment."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, TypeVar
 
 from ..merge.aliases import DEFAULT_CONTAINER, MAGIC_CONTAINER_NAMES
 from ..merge.rules import PATCH
@@ -22,6 +22,7 @@ __all__ = [
 ]
 
 
+T = TypeVar("T")
 _NO_NAMES: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
@@ -39,7 +40,7 @@ class Layer:
     ``object.__setattr__``. Treat it as immutable all the same.
     """
 
-    __slots__ = ("_container_names", "_has_default_entries", "fragment", "label",
+    __slots__ = ("_container_names", "_facts", "_has_default_entries", "fragment", "label",
                  "primary_alias", "proven", "source", "variant")
 
     def __init__(self, label: str, fragment: Mapping[str, Any],
@@ -55,10 +56,26 @@ class Layer:
         self.proven = proven
         self._container_names = container_names
         self._has_default_entries: bool | None = None
+        self._facts: dict[Hashable, Any] | None = None
 
     def __repr__(self) -> str:
         return (f"Layer(label={self.label!r}, primary_alias={self.primary_alias!r}, "
                 f"variant={self.variant!r}, proven={self.proven!r})")
+
+    def fact(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()`` the first time ``key`` is asked of this layer, the same value after:
+        what can be computed from the fragment alone (its proof, whether it fits a CRD's
+        pod schema, its magic names resolved for a role). The layer of a template is
+        made once and kept on the template (:func:`template_layer`), so its facts are
+        computed once per template, not once per render or per pod."""
+        facts = self._facts
+        if facts is None:
+            facts = self._facts = {}
+        elif key in facts:
+            value: T = facts[key]
+            return value
+        made = facts[key] = make()
+        return made
 
     # Read for every role a layer is folded into; computed once per layer object.
     def container_names(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -96,11 +113,25 @@ def _names_in(items: Any) -> tuple[Any, ...]:
     return tuple(names)
 
 
-def template_layer(label: str, template: PodTemplate, *, alias: str | None = None) -> Layer:
+Narrow = Callable[[Layer], Layer]
+
+
+def template_layer(label: str, template: PodTemplate, *, alias: str | None = None,
+                   narrow: Narrow | None = None) -> Layer:
+    """The layer of ``template`` under ``label`` (narrowed by ``narrow``), made once and
+    kept on the template: templates are immutable, so its facts (:meth:`Layer.fact`)
+    hold for every render."""
+    return template.compiled((label, alias, narrow),
+                             lambda: _template_layer(label, template, alias, narrow))
+
+
+def _template_layer(label: str, template: PodTemplate, alias: str | None,
+                    narrow: Narrow | None) -> Layer:
     fragment: dict[str, Any] = {"spec": template.pod_spec}
     if template.labels or template.annotations:
         fragment["metadata"] = {"labels": template.labels, "annotations": template.annotations}
-    return Layer(label, fragment, alias or template.primary_container_name, source=template)
+    layer = Layer(label, fragment, alias or template.primary_container_name, source=template)
+    return narrow(layer) if narrow else layer
 
 
 def resources_fragment(requests: Resources | None, limits: Resources | None,

@@ -223,21 +223,16 @@ def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
 
 def _template_layer(context: RenderContext, label: str, template: PodTemplate,
                     alias: str | None, narrow: Callable[[Layer], Layer] | None) -> Layer:
-    """The layer of a template, made once per render (tasks share a few templates)."""
-    def make() -> Layer:
-        layer = template_layer(label, template, alias=alias)
-        return narrow(layer) if narrow else layer
-
-    return context.remember(_SHARED_LAYERS, (id(template), label, alias, narrow), make,
-                            keep=template)
+    """The layer of a template: made once and kept on the template."""
+    return template_layer(label, template, alias=alias, narrow=narrow)
 
 
 def _platform_layer(context: RenderContext, variant: str) -> Layer:
-    platform = context.platform
-    return context.remember(
-        _SHARED_LAYERS, (id(platform), variant),
-        lambda: Layer("platform interruptible", {"spec": platform.interruptible},
-                      source=platform, variant=variant), keep=platform)
+    """The platform's interruptible fragment as a layer, made once per platform."""
+    return context.platform.compiled(
+        variant, lambda: Layer("platform interruptible",
+                               {"spec": context.platform.interruptible},
+                               source=context.platform, variant=variant))
 
 
 def _role_named_template(name: str, role: str, context: RenderContext) -> Layer:

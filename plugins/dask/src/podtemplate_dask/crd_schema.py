@@ -29,8 +29,6 @@ from ._crd_fields import KNOWN_FIELDS, OPEN_FIELDS
 
 __all__ = ["layers_known", "strip_unknown_fields", "SIDECAR_ONLY_FIELDS"]
 
-_KNOWN_LAYERS = "dask:known-layers"
-
 # A node of the schema tree: field name -> child node, "[]" -> the node of a list's items;
 # _OPEN for a field whose contents the CRD keeps as they are.
 _Tree = dict[str, Any]
@@ -40,20 +38,13 @@ _OPEN: _Tree = {}
 def layers_known(layers: Iterable[Layer], operator_layer: Mapping[str, Any], role: str,
                  context: RenderContext) -> bool:
     """True if every layer of a ``role`` pod, and the operator's own, holds only fields
-    the CRD knows; a template is checked once per render."""
+    the CRD knows; a template's layer is checked once (the verdict is kept on it)."""
     tree = _tree(role)
-    fragments = [(layer.fragment, layer.source) for layer in layers]
-    fragments.append((operator_layer, None))  # small; made for one task, often
-    for fragment, source in fragments:
-        if source is None:
-            known = _all_known(fragment, tree)
-        else:
-            known = context.remember(_KNOWN_LAYERS, (id(source), id(fragment), role),
-                                     functools.partial(_all_known, fragment, tree),
-                                     keep=(source, fragment))
-        if not known:
+    for layer in layers:
+        check = functools.partial(_all_known, layer.fragment, tree)
+        if not (check() if layer.source is None else layer.fact(("dask-known", role), check)):
             return False
-    return True
+    return _all_known(operator_layer, tree)  # small; made for one task
 
 
 def strip_unknown_fields(pod: dict[str, Any], role: str) -> list[str]:
