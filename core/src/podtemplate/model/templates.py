@@ -338,6 +338,8 @@ class ConfigModel(BaseModel):
     # Where the user wrote the config (``Role(...)``), for ``explain``; equal for every
     # site, so it does not change what equals what.
     _defined_at: DefinitionSite | None = PrivateAttr(default=None)
+    # What core computes from the config alone (a role's settings), kept with it.
+    _compiled: dict[Hashable, Any] = PrivateAttr(default_factory=dict)
 
     @guarded
     def __init__(self, **data: Any) -> None:
@@ -362,6 +364,15 @@ class ConfigModel(BaseModel):
     def defined_at(self) -> DefinitionSite | None:
         """The file and line of the call that made this config."""
         return self._defined_at
+
+    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()`` the first time ``key`` is asked, the same value afterwards: what
+        core computes from this (frozen) config alone, kept with it."""
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = make()
+        value: T = found
+        return value
 
     def check_task_name(self, name: str) -> None:
         """Check a task's name against the rule of the operator that runs tasks with this

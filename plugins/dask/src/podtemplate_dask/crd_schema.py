@@ -18,6 +18,7 @@ validates every DaskJob against it).
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -52,6 +53,11 @@ def strip_unknown_fields(pod: dict[str, Any], role: str) -> list[str]:
     schema for ``role`` does not know; return their paths, list items named by their
     ``name`` (``spec.containers[worker].resizePolicy``) or else by index."""
     known, open_ = KNOWN_FIELDS[role], OPEN_FIELDS[role]
+    # The pod shares read-only subtrees with its templates (copy-on-write): the walk
+    # below deletes in place, so the pod gets its own copy of them first (a rare path:
+    # only a pod with a field the CRD lacks is walked).
+    for key in list(pod):
+        pod[key] = copy.deepcopy(pod[key])
     stripped: list[str] = []
     _walk(pod, "", "", known, open_, stripped)
     _strip_sidecar_only_fields(pod, stripped)
