@@ -25,6 +25,8 @@ from ..errors import MergeError
 from . import aliases as _merge_aliases
 from ._fast import PLAIN, SEARCHED, Cow, is_flat, plain_values, union_position
 from ._list_rules import LIST_RULES
+from .items import ident as _ident
+from .items import union_delete
 from .record import Record, drop, forget, record_leaf, take_origins
 from .rules import (
     DELETE,
@@ -439,23 +441,6 @@ def _delete_keyed(out: list[Any], index: dict[Any, int], item: Mapping[str, Any]
     return True
 
 
-def _ident(item: Any) -> Any:
-    """A hashable identity: exact equality for objects (whatever their key order), and
-    type-aware for plain values (``1``, ``1.0``, ``True`` and ``"1"`` differ)."""
-    kind = type(item)
-    if kind is dict or isinstance(item, dict):
-        return frozenset([(key, (type(value), value) if type(value) in PLAIN
-                           else _ident(value)) for key, value in item.items()])
-    if kind is list or isinstance(item, (list, tuple)):
-        return (list, tuple([(type(value), value) if type(value) in PLAIN
-                             else _ident(value) for value in item]))
-    try:
-        hash(item)
-    except TypeError:
-        return (kind, repr(item))
-    return (kind, item)
-
-
 def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
                  record: Record | None, cow: Cow | None) -> list[Any]:
     out = old if old is not None else []
@@ -474,7 +459,7 @@ def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
             if isinstance(item, dict) and item.get(PATCH) is not None:
                 _check_item_directive(item, item[PATCH])
                 if item[PATCH] == DELETE:
-                    origins = _union_delete(out, origins, item, node)
+                    origins = union_delete(out, origins, item, node)
                     seen = None if seen is None else _union_index(out)
                     continue
             new = cow.take(item) if cow is not None and cow.share else _fresh(item, item_node)
@@ -504,20 +489,3 @@ def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
 
 def _union_index(out: list[Any]) -> dict[Any, int]:
     return {_ident(existing): pos for pos, existing in enumerate(out)}
-
-
-def _union_delete(out: list[Any], origins: list[Any] | None, item: Mapping[str, Any],
-                  node: Node) -> list[Any] | None:
-    """Drop, in place, the items matching every field the delete item gives."""
-    if node.kind == SET:
-        raise Malformed("$patch: delete cannot name an item of a list of plain values",
-                        fix="start the list with {$patch: replace} and give the values to keep")
-    wanted = [(name, value) for name, value in item.items() if name != PATCH]
-    if not wanted:
-        raise Malformed("$patch: delete item names no field to match",
-                        fix="give the fields of the item to delete")
-    keep = [pos for pos, existing in enumerate(out)
-            if not (isinstance(existing, dict)
-                    and all(existing.get(name) == value for name, value in wanted))]
-    out[:] = [out[pos] for pos in keep]
-    return None if origins is None else [origins[pos] for pos in keep]
