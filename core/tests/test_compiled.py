@@ -58,3 +58,16 @@ def test_a_templates_layer_and_its_proof_are_made_once_for_every_render(
     assert proofs[0]["spec"] is template.pod_spec
     layers = [value for value in template._compiled.values() if isinstance(value, Layer)]
     assert len(layers) == 1 and layers[0].fact("proven", lambda: False) is True
+
+
+def test_a_template_copies_and_pickles_as_what_it_was_made_of() -> None:
+    import copy
+    import pickle
+
+    template = PodTemplate(SPEC, labels={"team": "ml"})
+    template.compiled("something", lambda: 1)
+    for other in (copy.deepcopy(template), pickle.loads(pickle.dumps(template))):
+        assert other == template and other.pod_spec is not template.pod_spec
+        assert other.compiled("something", lambda: 2) == 2  # compiled afresh
+        with pytest.raises(AttributeError, match="immutable"):
+            other.labels = {}  # type: ignore[misc]

@@ -240,6 +240,11 @@ class PodTemplate:
                                  f"{name!r} (make a new PodTemplate)")
         object.__setattr__(self, name, value)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied and pickled as what it was made of; what was compiled is made again."""
+        return (_restore, (self.pod_spec, self.primary_container_name, self.labels,
+                           self.annotations, self.source, self.defined_at))
+
     def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()`` the first time ``key`` is asked, the same value afterwards: what
         core computes from this template alone, kept with it."""
@@ -297,6 +302,19 @@ class PodTemplate:
     def __repr__(self) -> str:
         return (f"PodTemplate(pod_spec={self.pod_spec!r}, "
                 f"primary_container_name={self.primary_container_name!r})")
+
+
+def _restore(pod_spec: dict[str, Any], primary_container_name: str, labels: dict[str, str],
+             annotations: dict[str, str], source: str | None,
+             defined_at: DefinitionSite | None) -> PodTemplate:
+    """A template with the (already checked) parts of another: see ``__reduce__``."""
+    template = object.__new__(PodTemplate)
+    for name, value in (("pod_spec", pod_spec), ("labels", labels),
+                        ("primary_container_name", primary_container_name),
+                        ("annotations", annotations), ("source", source),
+                        ("defined_at", defined_at), ("_compiled", {}), ("_frozen", True)):
+        object.__setattr__(template, name, value)
+    return template
 
 
 def _looks_like_path(value: str | Path) -> bool:

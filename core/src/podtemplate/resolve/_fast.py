@@ -74,7 +74,9 @@ def shareable(layer: Layer, fragment: Mapping[str, Any], expansion: Hashable | N
     is immutable and outlives every render, and it is clean (see
     :func:`podtemplate.merge._fast.is_clean`); known once per layer and expansion."""
     if layer.source is None:
-        return False  # made for one task: copied, as it may be changed after the render
+        # Made for one task: copied, as a plugin may change it after the render, unless
+        # core built it clean from immutable parts (settings, defaultResources).
+        return layer.clean
     return layer.fact(("clean", expansion),
                       lambda: is_clean(fragment, merge_into({}, fragment, root="")))
 

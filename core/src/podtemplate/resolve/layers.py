@@ -33,27 +33,30 @@ class Layer:
     Platform), None for a fragment built for one task; ``variant`` says how it was
     derived. Equal (source, variant) means an equal fragment, so work on it - folding,
     validating - can be done once per render and reused (see ``resolve._fast``).
-    ``proven`` marks a fragment valid by construction (see ``_podcheck``).
+    ``proven`` marks a fragment valid by construction (see ``_podcheck``); ``clean`` one
+    that core built clean (no directive, no null, no duplicate key) from immutable parts,
+    which a copy-on-write fold may take by reference like a template's.
 
     A plain class with slots rather than a frozen dataclass: several layers are made for
     every role of every task, and a frozen dataclass sets each field through
     ``object.__setattr__``. Treat it as immutable all the same.
     """
 
-    __slots__ = ("_container_names", "_facts", "_has_default_entries", "fragment", "label",
-                 "primary_alias", "proven", "source", "variant")
+    __slots__ = ("_container_names", "_facts", "_has_default_entries", "clean", "fragment",
+                 "label", "primary_alias", "proven", "source", "variant")
 
     def __init__(self, label: str, fragment: Mapping[str, Any],
                  primary_alias: str | None = None, source: object | None = None,
                  variant: str = "", proven: bool = False, *,
-                 container_names: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
-                 ) -> None:
+                 container_names: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None,
+                 clean: bool = False) -> None:
         self.label = label
         self.fragment = fragment
         self.primary_alias = primary_alias
         self.source = source
         self.variant = variant
         self.proven = proven
+        self.clean = clean
         self._container_names = container_names
         self._has_default_entries: bool | None = None
         self._facts: dict[Hashable, Any] | None = None
@@ -186,8 +189,10 @@ def settings_layer(label: str, parts: tuple[list[dict[str, str]], dict[str, Any]
     # with the final pod. Pod fields are proven with the pod.
     proven = not spec_fields and all(
         type(v) is str for v in (image or "", *(command or ()), *(args or ())))
+    # Clean: made here from the task's or role's compiled (immutable) settings and from
+    # pod fields made afresh for this layer.
     return Layer(label, {"spec": {**spec_fields, "containers": [container]}}, primary,
-                 proven=proven, container_names=((primary,), ()))
+                 proven=proven, container_names=((primary,), ()), clean=True)
 
 
 def scheduling_only(layer: Layer) -> Layer:

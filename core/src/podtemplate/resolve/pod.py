@@ -272,6 +272,8 @@ def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[st
         container = primary_only(fragment, primary, acc, cow)
         if container is not None:
             # The one merge, entered at the primary container instead of the pod's root.
+            if cow is not None:
+                cow.share = layer.clean
             merge_into(container, fragment["spec"]["containers"][0],
                        root="spec.containers[]", cow=cow)
             return
@@ -328,7 +330,7 @@ def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderCo
     # Valid by construction: quantities of the task or of platform.yaml, both checked.
     return Layer("platform defaultResources",
                  {"spec": {"containers": [{"name": primary, "resources": fill}]}}, primary,
-                 proven=True)
+                 proven=True, clean=True)
 
 
 Trace = Callable[[Layer, dict[str, Any]], None]
