@@ -71,3 +71,19 @@ def test_a_template_copies_and_pickles_as_what_it_was_made_of() -> None:
         assert other.compiled("something", lambda: 2) == 2  # compiled afresh
         with pytest.raises(AttributeError, match="immutable"):
             other.labels = {}  # type: ignore[misc]
+
+
+def test_a_task_and_a_role_compile_their_env_when_defined_and_copies_afresh() -> None:
+    from podtemplate import Role
+
+    @task(image="busybox:1.36", env={"A": 1, "B": True})
+    def with_env() -> None:
+        """A task with env vars."""
+
+    assert with_env._compiled["env"] == [{"name": "A", "value": "1"},
+                                         {"name": "B", "value": "true"}]
+    role = Role(env={"X": "1"})
+    assert role._compiled["env"] == [{"name": "X", "value": "1"}]
+    changed = role.model_copy(update={"env": {"Y": "2"}})
+    assert changed._compiled == {}  # compiled again, from its own env, when first asked
+    assert role._compiled["env"] == [{"name": "X", "value": "1"}]

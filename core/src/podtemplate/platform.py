@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
@@ -70,6 +70,13 @@ class Platform(BaseModel):
     task_types: dict[str, dict[str, Any]] = Field(default_factory=dict, alias="taskTypes")
     _source: str | None = PrivateAttr(default=None)
     _compiled: dict[Hashable, Any] = PrivateAttr(default_factory=dict)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        """A copy (with ``update`` applied); what was compiled is made again for it."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied._compiled = {}
+        return copied
 
     def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()`` the first time ``key`` is asked, the same value afterwards: what

@@ -71,8 +71,8 @@ class Task:
     # ``explain``; not part of what the task is.
     defined_at: DefinitionSite | None = dataclasses.field(default=None, compare=False,
                                                           repr=False)
-    # What core computes from the task alone (its settings' env list and resources),
-    # kept with it: a task is immutable once defined.
+    # What core computes from the task alone (its settings' env list), kept with it: a
+    # task is immutable once defined.
     _compiled: dict[Hashable, Any] = dataclasses.field(default_factory=dict, init=False,
                                                        compare=False, repr=False)
 
@@ -100,7 +100,8 @@ class Task:
                                       fix="name a template or leave pod_template_name unset")
             _check_types(self)
             _check_flyte_settings(self)
-            normalize_env(self.env)
+            # Compiled at definition: every role of every render reads this env list.
+            self._compiled["env"] = normalize_env(self.env)
             _check_gpu(self.requests, self.limits)
         except PodTemplateError as error:
             raise error.located(task=self.name) from None

@@ -6,7 +6,7 @@ import copy
 import math
 from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, Self, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -383,6 +383,13 @@ class ConfigModel(BaseModel):
         """The file and line of the call that made this config."""
         return self._defined_at
 
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        """A copy (with ``update`` applied); what was compiled is made again for it."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied._compiled = {}
+        return copied
+
     def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()`` the first time ``key`` is asked, the same value afterwards: what
         core computes from this (frozen) config alone, kept with it."""
@@ -431,6 +438,10 @@ class Role(ConfigModel):
     def _env(cls, value: Any) -> Any:
         normalize_env(value)  # before pydantic: our message, naming the variable
         return value
+
+    def model_post_init(self, context: Any) -> None:
+        # Compiled at definition: every render of every task with this role reads it.
+        self._compiled["env"] = normalize_env(self.env) if self.env else []
 
     @model_validator(mode="after")
     def _replicas(self) -> Role:

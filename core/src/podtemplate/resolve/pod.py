@@ -34,6 +34,7 @@ from ._fast import (
 from .flyte import resource_tolerations, task_pod_settings
 from .layers import (
     Layer,
+    resources_fragment,
     scheduling_only,
     settings_layer,
     settings_parts,
@@ -105,10 +106,12 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
 
 def _settings_parts(owner: Task | Role, gpu: str
                     ) -> tuple[list[dict[str, str]], dict[str, Any]]:
-    """The env list and resources of a task's or role's settings, made once and kept on
-    the task or role (both immutable): every role and every render reads them."""
-    return owner.compiled(("settings", gpu),
-                          lambda: settings_parts(owner.env, owner.requests, owner.limits, gpu))
+    """The env list and resources of a task's or role's settings: the env list as it was
+    compiled when the task or role was defined (kept on it, read by every role of every
+    render), the resources made here (small, and they depend on the platform)."""
+    env: list[dict[str, str]] = owner.compiled("env", lambda: settings_parts(
+        owner.env, None, None, gpu)[0])
+    return env, resources_fragment(owner.requests, owner.limits, gpu)
 
 
 @dataclass(frozen=True)
