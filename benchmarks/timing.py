@@ -21,7 +21,7 @@ from typing import Any
 import pluggy
 from podtemplate import Task
 from podtemplate.dispatch import build_plugin_manager
-from podtemplate.render import iter_render, make_context
+from podtemplate.render import iter_render, make_context, render_all
 
 __all__ = ["Paired", "Timed", "bracketed", "cpu_seconds", "json_floor", "json_load",
            "paired", "plugin_manager", "render_in_memory", "render_streamed"]
@@ -97,7 +97,7 @@ def render_in_memory(tasks: Sequence[Task], platform: Path, keep: list[Any] | No
     _ = context.store
     with _collector(collect, clean=clean):
         start = time.process_time()
-        manifests = list(iter_render(tasks, context))
+        manifests = render_all(tasks, context)
         elapsed = time.process_time() - start
     if keep is not None:
         keep[:] = manifests

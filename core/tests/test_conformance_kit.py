@@ -29,6 +29,7 @@ from podtemplate import (
 from podtemplate.conformance.pod_checks import crd_findings, crd_missing_reason, shape_findings
 from podtemplate.errors import DefinitionError
 from podtemplate.model.roles import covers
+from podtemplate.plugin import copy_path
 from podtemplate.schemas import shipped_crd
 from podtemplate.testing import LAYER_NAMES, LAYERS, Kit
 
@@ -112,8 +113,9 @@ class DuplicatesEnv(FixturePlugin):
 
     def build(self, task: Task, pods: Mapping[str, dict[str, Any]],
               context: RenderContext) -> list[dict[str, Any]]:
-        primary = pods["leader"]["spec"]["containers"][0]
-        primary["env"].append(dict(primary["env"][0]))
+        # Pods share read-only subtrees (copy-on-write): copy the path before changing it.
+        primary = copy_path(pods["leader"], "spec", "containers", 0)
+        primary["env"] = [*primary["env"], dict(primary["env"][0])]
         return super().build(task, pods, context)
 
 

@@ -302,7 +302,8 @@ def test_system_labels_and_template_labels(render_pods, platform) -> None:  # ty
     assert pod["metadata"]["name"] == "my-job"
 
 
-def test_inputs_unchanged_and_outputs_share_nothing(render_pods, platform) -> None:  # type: ignore[no-untyped-def]
+def test_inputs_unchanged_and_copied_outputs_share_nothing(render_pods, platform) -> None:  # type: ignore[no-untyped-def]
+    # Rendered manifests are read only (copy-on-write); copy=True gives independent ones.
     shared = PodTemplate({"tolerations": [{"key": "k", "operator": "Exists"}],
                           "containers": [{"name": "primary", "env": [{"name": "X", "value": "1"}]}]})
     before = copy.deepcopy(shared.pod_spec)
@@ -313,8 +314,9 @@ def test_inputs_unchanged_and_outputs_share_nothing(render_pods, platform) -> No
     @task(pod_template=shared, pod_template_name="base")
     def two() -> None: ...
 
-    first, second = render_pods([one, two], platform)
+    first, second = render_pods([one, two], platform, copy=True)
     assert shared.pod_spec == before
+    assert [first, second] == render_pods([one, two], platform)
     first["spec"]["tolerations"].append({"key": "leak"})
     container(first, "primary")["env"].append({"name": "LEAK", "value": "1"})
     assert {"key": "leak"} not in second["spec"]["tolerations"]
@@ -322,6 +324,8 @@ def test_inputs_unchanged_and_outputs_share_nothing(render_pods, platform) -> No
     assert shared.pod_spec == before
     again = only_pod(render_pods(two, platform))
     assert again == second
+    first["spec"]["tolerations"].clear()
+    assert shared.pod_spec == before
 
 
 def test_primary_container_comes_first(render_pods) -> None:  # type: ignore[no-untyped-def]

@@ -60,8 +60,22 @@ def test_line_breaks_at_every_depth(text: str) -> None:
 
 
 def test_declines_what_it_does_not_model() -> None:
-    shared = {"a": 1}
-    for document in ({"f": 1.5}, {1: "int key"}, {"x": shared, "y": shared}):
+    for document in ({"f": 1.5}, {1: "int key"}):
         with pytest.raises(Unsupported):
             emit(document, _Dumper, _DUMP_OPTIONS)
         assert dump_yaml(document) == pyyaml(document)  # PyYAML writes it instead
+
+
+def test_a_shared_object_is_written_in_full_each_time_without_anchors() -> None:
+    # Rendered manifests share read-only subtrees (copy-on-write): their text must be
+    # what the same data without sharing gives, from both writers.
+    shared = {"a": [1, {"b": "c"}], "e": {}}
+    document = {"x": shared, "y": [shared, shared["a"]], "z": {"w": shared}}
+    unshared = {"x": {"a": [1, {"b": "c"}], "e": {}},
+                "y": [{"a": [1, {"b": "c"}], "e": {}}, [1, {"b": "c"}]],
+                "z": {"w": {"a": [1, {"b": "c"}], "e": {}}}}
+    text = emit(document, _Dumper, _DUMP_OPTIONS)
+    assert text == pyyaml(unshared) == pyyaml(document)
+    assert "&" not in text and "*" not in text
+    with_float = {**document, "f": 1.5}  # PyYAML writes this one: no anchors either
+    assert dump_yaml(with_float) == pyyaml({**unshared, "f": 1.5})

@@ -21,6 +21,7 @@ __all__ = [
     "RUN_LABEL",
     "add_system_metadata",
     "TASK_NAME_ANNOTATION",
+    "copy_path",
     "get_path",
     "object_metadata",
     "object_name",
@@ -74,12 +75,39 @@ def add_system_metadata(pod: dict[str, Any], task: Task, role: str, primary: str
     """The system labels and annotations of a role's resolved pod (``pod``: a
     PodTemplateSpec, changed in place)."""
     metadata = pod["metadata"]
-    labels = metadata.setdefault("labels", {})
-    labels.update(system_labels(task, context))
+    # New dicts: a resolved pod's labels and annotations may be a template's (copy-on-write).
+    labels = metadata["labels"] = {**(metadata.get("labels") or {}),
+                                   **system_labels(task, context)}
     labels[ROLE_LABEL] = role_label_value(role)
-    annotations = metadata.setdefault("annotations", {})
+    annotations = metadata["annotations"] = dict(metadata.get("annotations") or {})
     annotations[DEFAULT_CONTAINER_ANNOTATION] = primary
     annotations.update(system_annotations(task))
+
+
+def copy_path(root: dict[str, Any], *path: str | int) -> Any:
+    """The object at ``path`` inside ``root``, made safe to change: each dict or list on
+    the way (``root`` itself excepted) is replaced in its parent by a shallow copy.
+
+    A resolved pod shares read-only subtrees with the templates it was folded from
+    (copy-on-write): its root, ``metadata`` and ``spec`` are its own, anything deeper may
+    be a template's. A plugin that changes something deeper copies that path first::
+
+        container = copy_path(pod, "spec", "containers", 0)
+        container["args"] = [*container["args"], "--verbose"]
+    """
+    node: Any = root
+    for key in path:
+        child = node[key]
+        if isinstance(child, dict):
+            child = dict(child)
+        elif isinstance(child, list):
+            child = list(child)
+        else:
+            raise TypeError(f"copy_path: {key!r} holds {type(child).__name__}, not an "
+                            "object or a list")
+        node[key] = child
+        node = child
+    return node
 
 
 def object_metadata(task: Task, context: RenderContext, *, name: str | None = None,

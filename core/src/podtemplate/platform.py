@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
@@ -16,6 +17,8 @@ from .model.templates import check_extended_resource_name
 from .policy.model import Policy
 
 __all__ = ["Platform", "DefaultResources", "load_platform"]
+
+T = TypeVar("T")
 
 
 class DefaultResources(BaseModel):
@@ -66,6 +69,23 @@ class Platform(BaseModel):
     # (see podtemplate.task_settings): here only their shape is checked.
     task_types: dict[str, dict[str, Any]] = Field(default_factory=dict, alias="taskTypes")
     _source: str | None = PrivateAttr(default=None)
+    _compiled: dict[Hashable, Any] = PrivateAttr(default_factory=dict)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        """A copy (with ``update`` applied); what was compiled is made again for it."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied._compiled = {}
+        return copied
+
+    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()`` the first time ``key`` is asked, the same value afterwards: what
+        core computes from this platform alone (its interruptible layer), kept with it."""
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = make()
+        value: T = found
+        return value
 
     @property
     def source(self) -> str | None:

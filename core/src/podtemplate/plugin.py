@@ -27,6 +27,7 @@ from .manifest import (
     SYSTEM_LABELS,
     TASK_LABEL,
     TASK_TYPE_LABEL,
+    copy_path,
     get_path,
     object_metadata,
     object_name,
@@ -102,6 +103,7 @@ __all__ = [
     "defining_task",
     "sample_function_task",
     # building manifests
+    "copy_path",
     "function_entrypoint",
     "inputs_for",
     # the object-name rule (docs/from-flytekit.md, "Names")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +38,8 @@ from .policy.judge import judge_role
 from .resolve.pod import resolve_pod
 from .schemas.resources import check_rendered
 
-__all__ = ["render", "iter_render", "render_task", "make_context", "check_task_manifests"]
+__all__ = ["render", "render_all", "iter_render", "render_task", "make_context",
+           "check_task_manifests", "collector_paused"]
 
 
 @guarded
@@ -105,16 +108,35 @@ def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
     return manifests
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off inside, restored as it was afterwards, also on
+    error. A render makes many objects and few cycles (reference counting frees its
+    garbage): left on, the collector's passes over the whole heap cost as much as the
+    render itself on a large task set."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[str, Any]]:
-    """Manifests of each task in turn, produced as they are rendered (for streaming).
-    Tasks whose object names collide get unique ones first (model/naming.py)."""
+    """Manifests of each task in turn, produced as they are rendered (for streaming);
+    read only, like :func:`render`'s. Tasks whose object names collide get unique ones
+    first (model/naming.py). The collector is paused while each task renders (see
+    :func:`collector_paused`), not
+    while the caller holds a task's manifests."""
     tasks = assign_object_names(list(tasks))
     check_final_names(tasks, context.run_id)
     check_inputs_known(tasks, context.inputs)
     violations: list[Violation] = []
     for task in tasks:
         try:
-            manifests = render_task(task, context, violations)
+            with collector_paused():
+                manifests = render_task(task, context, violations)
         except PodTemplateError as error:
             error.located(task=task.name)
             raise  # as it is: an internal error keeps its cause for --debug
@@ -123,25 +145,49 @@ def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[
     raise_violations(violations)
 
 
+def render_all(tasks: Iterable[Task], context: RenderContext) -> list[dict[str, Any]]:
+    """Every manifest of ``tasks`` in one list, the collector paused for the whole render
+    (what :func:`render` does with the context it makes). Read only, like
+    :func:`render`'s."""
+    with collector_paused():
+        return list(iter_render(tasks, context))
+
+
 @guarded
 def render(tasks: Task | Iterable[Task], *, platform: Platform | str | Path | None = None,
            templates: str | Path | None = None, namespace: str | None = None,
            override: PodTemplate | str | Path | None = None,
            inputs: Mapping[str, str] | None = None,
            plugin_manager: pluggy.PluginManager | None = None,
-           run_id: str | None = None) -> list[dict[str, Any]]:
+           run_id: str | None = None, copy: bool = False) -> list[dict[str, Any]]:
     """Render tasks to manifest dicts (every task's manifests, in task order).
 
     ``platform`` is a :class:`Platform` or a platform.yaml path; ``override`` a run
     override template applied to every task (layer 4); ``inputs`` ``--input`` values;
     ``run_id`` a suffix of every object name (so the same tasks can be applied again),
     also set as the ``podtemplate.io/run`` label of every object and pod.
+
+    The manifests are read only: they share unchanged subtrees with the task's templates
+    and with each other (copy-on-write), so changing one in place could change a template
+    or another manifest. ``copy=True`` returns independent dicts, for callers that change
+    what they get.
     """
     tasks = _task_list(tasks)
     context = make_context(platform=platform, templates=templates, namespace=namespace,
                            override=override, inputs=inputs, plugin_manager=plugin_manager,
                            run_id=run_id)
-    return list(iter_render(tasks, context))
+    manifests = render_all(tasks, context)
+    return [_independent(manifest) for manifest in manifests] if copy else manifests
+
+
+def _independent(value: Any) -> Any:
+    """A copy sharing no dict or list with ``value`` nor within itself."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _independent(item) for key, item in value.items()}
+    if kind is list:
+        return [_independent(item) for item in value]
+    return value
 
 
 def _task_list(tasks: Any) -> list[Task]:

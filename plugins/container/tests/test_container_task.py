@@ -143,13 +143,14 @@ def test_every_layer_reaches_the_pod(tmp_path: Path) -> None:
     assert pod["metadata"]["annotations"]["kubectl.kubernetes.io/default-container"] == "main"
 
 
-def test_inputs_are_not_mutated_and_outputs_share_nothing() -> None:
+def test_inputs_are_not_mutated_and_copied_outputs_share_nothing() -> None:
     env = [{"name": "A", "value": "1"}]
     inline = PodTemplate({"containers": [{"name": "primary", "env": env}]})
     before = repr(inline.pod_spec)
     task = ContainerTask(name="tool", image="busybox:1.36", command=["true"], pod_template=inline)
-    first, second = render_pods(task)[0], render_pods(task)[0]
-    assert first == second
+    # Rendered manifests are read only (copy-on-write); copy=True gives independent ones.
+    first, second = render_pods(task, copy=True)[0], render_pods(task, copy=True)[0]
+    assert first == second == render_pods(task)[0]
     first["spec"]["containers"][0]["env"].append({"name": "B", "value": "2"})
     assert repr(inline.pod_spec) == before
     assert len(second["spec"]["containers"][0]["env"]) == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import importlib.util
 import sys
@@ -121,6 +122,9 @@ def collect_tasks(targets: list[str]) -> list[Task]:
                               f"{task.module or '?'}", task=task.name,
                               fix="give one of them another name= so their objects differ")
         seen[identity] = task
+    # The modules and task definitions live as long as the command: frozen, the
+    # collector's full passes no longer walk them while the tasks render.
+    gc.freeze()
     return list(seen.values())
 
 

@@ -13,9 +13,10 @@ written (plain, quoted, escaped, folded over lines):
 - any other string (a script spanning lines) is written by PyYAML in the same place: a
   skeleton document with the same keys on the way to it gives the same indentation.
 
-What is left - a float, a non-string key, an object that occurs twice (PyYAML writes an
-anchor and an alias) - raises :class:`Unsupported`, and the caller lets PyYAML write the
-whole document.
+What is left - a float, a non-string key - raises :class:`Unsupported`, and the caller
+lets PyYAML write the whole document. An object that occurs twice (rendered manifests
+share read-only subtrees, copy-on-write) is written out in full each time, as the caller's
+PyYAML dumper does too (it makes no anchors): the bytes do not depend on what is shared.
 """
 
 from __future__ import annotations
@@ -152,20 +153,12 @@ def _scalars(dumper: type[Any], options: dict[str, Any]) -> _Scalars:
 
 
 class _Writer:
-    __slots__ = ("out", "path", "scalars", "seen")
+    __slots__ = ("out", "path", "scalars")
 
     def __init__(self, scalars: _Scalars) -> None:
         self.out: list[str] = []
         self.scalars = scalars
-        self.seen: set[int] = set()
         self.path: list[Any] = []  # keys to where we are; None for a list item
-
-    def _once(self, container: Any) -> None:
-        """PyYAML writes a mapping or list met twice as an anchor and an alias."""
-        key = id(container)
-        if key in self.seen:
-            raise Unsupported
-        self.seen.add(key)
 
     def scalar(self, value: Any) -> str:
         kind = type(value)
@@ -187,7 +180,6 @@ class _Writer:
         (``- `` when it is a sequence item) instead of the indent."""
         if indent > _MAX_INDENT:
             raise Unsupported
-        self._once(mapping)
         out = self.out
         pad = " " * indent
         prefix = first_prefix or pad
@@ -203,14 +195,12 @@ class _Writer:
                     out.append(head + "\n")
                     self.mapping(value, indent + 2)
                 else:
-                    self._once(value)
                     out.append(head + " {}\n")
             elif kind is list:
                 if value:
                     out.append(head + "\n")
                     self.sequence(value, indent)  # PyYAML does not indent it
                 else:
-                    self._once(value)
                     out.append(head + " []\n")
             else:
                 out.append(head + " " + self.scalar(value) + "\n")
@@ -219,7 +209,6 @@ class _Writer:
     def sequence(self, items: list[Any], indent: int, first_prefix: str = "") -> None:
         if indent > _MAX_INDENT:
             raise Unsupported
-        self._once(items)
         out = self.out
         pad = " " * indent
         prefix = first_prefix or pad
@@ -232,13 +221,11 @@ class _Writer:
                 if item:
                     self.mapping(item, indent + 2, head)
                 else:
-                    self._once(item)
                     out.append(head + "{}\n")
             elif kind is list:
                 if item:
                     self.sequence(item, indent + 2, head)
                 else:
-                    self._once(item)
                     out.append(head + "[]\n")
             else:
                 out.append(head + self.scalar(item) + "\n")

@@ -25,7 +25,14 @@ __all__ = ["StrictLoader", "check_node_graph", "composed_documents", "load_all",
            "read_text", "dump_yaml", "dump_json"]
 
 _Loader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_Dumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+    """PyYAML's safe dumper writing an object that occurs twice in full each time, with
+    no anchor or alias: rendered manifests share read-only subtrees (copy-on-write), and
+    their text must not depend on it."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
 
 _DUMP_OPTIONS: dict[str, Any] = {"sort_keys": False, "default_flow_style": False,
                                  "allow_unicode": True, "width": 1000}

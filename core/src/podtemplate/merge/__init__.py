@@ -5,6 +5,7 @@
 - :mod:`._list_rules`: the generated table itself (``scripts/gen_list_rules.py``);
 - :mod:`.aliases`: the magic container names inside one layer (``default``...);
 - :mod:`.record`: provenance as the merge writes it (``explain``);
+- :mod:`.items`: union-list items as the merge compares and deletes them;
 - :mod:`._fast`: the merge's fast paths, each with a plain counterpart in the engine.
 """
 

@@ -10,6 +10,12 @@ and each function has a plain counterpart in :mod:`.engine` that gives the same 
 - **Short union lists.** Tolerations and envFrom hold a handful of items: searching them
   with ``==`` (in C) before the type-aware identity beats building an index; long lists
   are still indexed once, so the merge stays linear.
+- **Copy-on-write folds** (:class:`Cow`). The plain fold copies every object it takes
+  from a layer, so a pod is built object by object in Python. A copy-on-write fold takes
+  the subtrees of a clean, immutable layer (a compiled template: :func:`is_clean`) by
+  reference, and copies an object it took only when a later layer changes something
+  inside it, one level at a time: new dicts only along the paths that change. The
+  result is equal to the plain fold's; it shares read-only subtrees with the templates.
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ from typing import Any
 
 from .rules import PATCH
 
-__all__ = ["PLAIN", "SEARCHED", "is_flat", "plain_values", "union_position"]
+__all__ = ["PLAIN", "SEARCHED", "Cow", "is_clean", "is_flat", "plain_values",
+           "same_json", "union_position"]
 
 PLAIN = frozenset({str, int, bool, float})  # leaf types, set as they are
 SEARCHED = 16  # union lists up to this length (old and new items) are searched, not indexed
@@ -44,3 +51,63 @@ def union_position(out: list[Any], new: Any, ident: Callable[[Any], Any]) -> int
         if existing == new and ident(existing) == ident(new):
             return pos
     return None
+
+
+class Cow:
+    """The state of one copy-on-write fold: the ids of the objects the fold holds by
+    reference (``borrowed``: taken from a layer, or inside a copy of such an object), and
+    whether the layer being folded may be taken from by reference (``share``: it is
+    clean and immutable). Objects the fold made itself are owned and changed in place.
+    Every borrowed object belongs to a layer that outlives the fold, so no id in
+    ``borrowed`` can be reused by an object made during it."""
+
+    __slots__ = ("borrowed", "share")
+
+    def __init__(self) -> None:
+        self.borrowed: set[int] = set()
+        self.share = False
+
+    def take(self, value: Any) -> Any:
+        """``value`` held by reference from now on."""
+        self.borrowed.add(id(value))
+        return value
+
+    def own(self, borrowed: dict[str, Any]) -> dict[str, Any]:
+        """A shallow copy of a borrowed dict, to change; what it holds stays borrowed."""
+        copy = dict(borrowed)
+        add = self.borrowed.add
+        for value in copy.values():
+            if type(value) is dict or type(value) is list:
+                add(id(value))
+        return copy
+
+    def own_list(self, borrowed: list[Any]) -> list[Any]:
+        """A shallow copy of a borrowed list, to change; its items stay borrowed."""
+        copy = list(borrowed)
+        add = self.borrowed.add
+        for value in copy:
+            if type(value) is dict or type(value) is list:
+                add(id(value))
+        return copy
+
+
+def is_clean(fragment: Any, merged_over_nothing: Any) -> bool:
+    """Whether ``fragment`` is exactly what merging it over nothing gives
+    (``merged_over_nothing``): no directive, no null, no duplicate key, lists as lists,
+    every key in the same order. Such a fragment can be taken by reference."""
+    return same_json(fragment, merged_over_nothing)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Equal with the same types (``1``, ``1.0`` and ``True`` differ, a tuple is not a
+    list) and the same key order: what writes the same JSON and YAML."""
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is dict:
+        if list(a) != list(b):
+            return False
+        return all(same_json(value, b[key]) for key, value in a.items())
+    if kind is list:
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)

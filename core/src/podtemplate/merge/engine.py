@@ -23,8 +23,10 @@ from typing import Any
 
 from ..errors import MergeError
 from . import aliases as _merge_aliases
-from ._fast import PLAIN, SEARCHED, is_flat, plain_values, union_position
+from ._fast import PLAIN, SEARCHED, Cow, is_flat, plain_values, union_position
 from ._list_rules import LIST_RULES
+from .items import ident as _ident
+from .items import union_delete
 from .record import Record, drop, forget, record_leaf, take_origins
 from .rules import (
     DELETE,
@@ -116,16 +118,25 @@ def merge(lower: Mapping[str, Any], higher: Mapping[str, Any], *, root: str = "s
 
 
 def merge_into(target: dict[str, Any], higher: Mapping[str, Any], *, root: str = "spec",
-               layer: str = "", provenance: dict[str, str] | None = None) -> dict[str, Any]:
+               layer: str = "", provenance: dict[str, str] | None = None,
+               cow: Cow | None = None) -> dict[str, Any]:
     """Merge ``higher`` into ``target`` in place and return ``target``.
 
     ``target`` must be owned by the caller (``{}`` or an earlier result); whatever is taken
     from ``higher`` is copied. Folding layers: ``acc = {}``, then ``merge_into`` each layer.
     On :class:`MergeError` ``target`` is left partly merged: discard it.
+
+    ``cow`` folds copy-on-write (see :class:`~podtemplate.merge._fast.Cow`): only the root
+    of ``target`` is owned, what the fold took by reference is copied before it changes,
+    and, when ``cow.share`` says ``higher`` is clean and immutable, subtrees of ``higher``
+    are taken by reference instead of copied. Not with ``provenance``.
     """
     record = None if provenance is None else Record(provenance, layer)
+    if record is not None:
+        cow = None
     try:
-        _merge_dict(target, higher, _rules_at(root), None if record is None else root, record)
+        _merge_dict(target, higher, _rules_at(root), None if record is None else root, record,
+                    cow)
     except Malformed as err:
         raise MergeError(err.message, fix=err.fix, field=err.field(root)) from None
     return target
@@ -173,7 +184,7 @@ def expand_container_aliases(spec: Mapping[str, Any], *, primary_name: str,
 
 
 def _merge_dict(target: dict[str, Any], higher: Mapping[str, Any], node: Node,
-                path: str | None, record: Record | None) -> None:
+                path: str | None, record: Record | None, cow: Cow | None = None) -> None:
     """Merge ``higher`` into ``target`` key by key. ``path`` is None unless recording."""
     items: Any = higher.items()
     if PATCH in higher:
@@ -189,9 +200,11 @@ def _merge_dict(target: dict[str, Any], higher: Mapping[str, Any], node: Node,
                 if key in target:
                     drop(target, key, fields.get(key, fallback), path, record)
             elif isinstance(value, dict):
-                _merge_child_dict(target, key, value, fields.get(key, fallback), path, record)
+                _merge_child_dict(target, key, value, fields.get(key, fallback), path, record,
+                                  cow)
             elif isinstance(value, (list, tuple)):
-                _merge_child_list(target, key, value, fields.get(key, fallback), path, record)
+                _merge_child_list(target, key, value, fields.get(key, fallback), path, record,
+                                  cow)
             else:
                 if path is not None and record is not None:
                     record_leaf(target, key, fields.get(key, fallback), path, record)
@@ -202,7 +215,7 @@ def _merge_dict(target: dict[str, Any], higher: Mapping[str, Any], node: Node,
 
 
 def _merge_child_dict(target: dict[str, Any], key: str, value: Mapping[str, Any], node: Node,
-                      path: str | None, record: Record | None) -> None:
+                      path: str | None, record: Record | None, cow: Cow | None) -> None:
     if value.get(PATCH) == DELETE:
         if key in target:
             drop(target, key, node, path, record)
@@ -210,12 +223,17 @@ def _merge_child_dict(target: dict[str, Any], key: str, value: Mapping[str, Any]
     cpath = None if path is None else join(path, key)
     old = target.get(key)
     if isinstance(old, dict):
-        _merge_dict(old, value, node, cpath, record)
+        if cow is not None and id(old) in cow.borrowed:
+            old = target[key] = cow.own(old)
+        _merge_dict(old, value, node, cpath, record, cow)
     else:
         if old is not None and record is not None and cpath is not None:
             forget(record, cpath, old, node)
+        if cow is not None and cow.share:
+            target[key] = cow.take(value)  # clean: merged over nothing, it is itself
+            return
         old = target[key] = {}
-        _merge_dict(old, value, node, cpath, record)
+        _merge_dict(old, value, node, cpath, record, cow)
     if record is not None and cpath is not None:
         # An empty object is a value too (emptyDir: {}); a filled one is not a leaf.
         if old:
@@ -225,7 +243,7 @@ def _merge_child_dict(target: dict[str, Any], key: str, value: Mapping[str, Any]
 
 
 def _merge_child_list(target: dict[str, Any], key: str, value: Sequence[Any], node: Node,
-                      path: str | None, record: Record | None) -> None:
+                      path: str | None, record: Record | None, cow: Cow | None) -> None:
     if isinstance(key, str) and key.startswith("$"):
         # $retainKeys, $setElementOrder/..., $deleteFromPrimitiveList/... are not supported;
         # silently copying them would put them into the manifest.
@@ -237,9 +255,12 @@ def _merge_child_list(target: dict[str, Any], key: str, value: Sequence[Any], no
         if old is not None and record is not None and cpath is not None:
             forget(record, cpath, old, node)
         old = None
-    merged = _merge_list(old, value, node, cpath, record)
+    if old is None and cow is not None and cow.share:
+        target[key] = cow.take(value)  # clean: merged over nothing, it is itself
+        return
+    merged = _merge_list(old, value, node, cpath, record, cow)
     if merged or not value:
-        target[key] = merged
+        target[key] = cow.take(merged) if cow is not None and merged is value else merged
         return
     # The layer gave only directives ($patch: delete, a lone replace marker) and nothing is
     # left: drop the field, as if deleted, rather than emit an empty list.
@@ -280,21 +301,26 @@ def _fresh(value: Any, node: Node) -> Any:
 
 
 def _merge_list(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
-                record: Record | None) -> list[Any]:
-    """Merge list ``items`` over ``old`` (owned, may be reused) by the rule at ``node``."""
+                record: Record | None, cow: Cow | None = None) -> list[Any]:
+    """Merge list ``items`` over ``old`` (owned or borrowed by ``cow``, may be reused)
+    by the rule at ``node``."""
     if items and _is_replace_marker(items[0]):
         if old and record is not None and path is not None:
             forget(record, path, old, node)
         old, items = None, items[1:]
     kind = node.kind
-    if kind == MAP:
-        return _merge_keyed(old, items, node, path, record)
-    if kind in (UNION, SET):
-        return _merge_union(old, items, node, path, record)
+    if kind in (MAP, UNION, SET):
+        if old is not None and cow is not None and id(old) in cow.borrowed:
+            old = cow.own_list(old)
+        if kind == MAP:
+            return _merge_keyed(old, items, node, path, record, cow)
+        return _merge_union(old, items, node, path, record, cow)
     if record is not None and path is not None:
         if old is not None:
             forget(record, path, old, node)
         record.paths[path] = record.layer  # an atomic list is one value
+    if cow is not None and cow.share and type(items) is list:
+        return items  # clean: the list replaces what it inherits, as it is
     if plain_values(items):  # command, args, values...: copied whole
         return list(items)
     return _copy_items(items, node.item or EMPTY)
@@ -337,7 +363,7 @@ def _copy_items(items: Sequence[Any], item_node: Node) -> list[Any]:
 
 
 def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
-                 record: Record | None) -> list[Any]:
+                 record: Record | None, cow: Cow | None) -> list[Any]:
     out = old if old is not None else []
     # ``out`` holds merge results only, whose keys were checked when they were merged in.
     single = node.keys[0] if node.single else None
@@ -368,6 +394,12 @@ def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
                     deleted = _delete_keyed(out, index, item, key, node, path, record) or deleted
                     continue
             pos = index.get(key)
+            if pos is not None and cow is not None and id(out[pos]) in cow.borrowed:
+                out[pos] = cow.own(out[pos])
+            if pos is None and cow is not None and cow.share:
+                index[key] = len(out)
+                out.append(cow.take(item))  # clean: merged over nothing, it is itself
+                continue
             if record is None and is_flat(item):
                 # An env var, a port, a mount...: the key-by-key merge below would set
                 # each value as it is, which dict operations do in C.
@@ -380,11 +412,11 @@ def _merge_keyed(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
             ipath = None if path is None else f"{path}[{render_key(key)}]"
             if pos is None:
                 new: dict[str, Any] = {}
-                _merge_dict(new, item, item_node, ipath, record)
+                _merge_dict(new, item, item_node, ipath, record, cow)
                 index[key] = len(out)
                 out.append(new)
             else:
-                _merge_dict(out[pos], item, item_node, ipath, record)
+                _merge_dict(out[pos], item, item_node, ipath, record, cow)
         except Malformed as err:
             err.parts.append(f"[{render_key(key)}]" if is_complete(key) else f"[{position}]")
             raise
@@ -409,25 +441,8 @@ def _delete_keyed(out: list[Any], index: dict[Any, int], item: Mapping[str, Any]
     return True
 
 
-def _ident(item: Any) -> Any:
-    """A hashable identity: exact equality for objects (whatever their key order), and
-    type-aware for plain values (``1``, ``1.0``, ``True`` and ``"1"`` differ)."""
-    kind = type(item)
-    if kind is dict or isinstance(item, dict):
-        return frozenset([(key, (type(value), value) if type(value) in PLAIN
-                           else _ident(value)) for key, value in item.items()])
-    if kind is list or isinstance(item, (list, tuple)):
-        return (list, tuple([(type(value), value) if type(value) in PLAIN
-                             else _ident(value) for value in item]))
-    try:
-        hash(item)
-    except TypeError:
-        return (kind, repr(item))
-    return (kind, item)
-
-
 def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: str | None,
-                 record: Record | None) -> list[Any]:
+                 record: Record | None, cow: Cow | None) -> list[Any]:
     out = old if old is not None else []
     # Provenance of union items is by index; it is popped now and rewritten at the end,
     # because deletions shift indices.
@@ -444,10 +459,10 @@ def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
             if isinstance(item, dict) and item.get(PATCH) is not None:
                 _check_item_directive(item, item[PATCH])
                 if item[PATCH] == DELETE:
-                    origins = _union_delete(out, origins, item, node)
+                    origins = union_delete(out, origins, item, node)
                     seen = None if seen is None else _union_index(out)
                     continue
-            new = _fresh(item, item_node)
+            new = cow.take(item) if cow is not None and cow.share else _fresh(item, item_node)
             if seen is None:
                 pos = union_position(out, new, _ident)
             else:
@@ -474,20 +489,3 @@ def _merge_union(old: list[Any] | None, items: Sequence[Any], node: Node, path: 
 
 def _union_index(out: list[Any]) -> dict[Any, int]:
     return {_ident(existing): pos for pos, existing in enumerate(out)}
-
-
-def _union_delete(out: list[Any], origins: list[Any] | None, item: Mapping[str, Any],
-                  node: Node) -> list[Any] | None:
-    """Drop, in place, the items matching every field the delete item gives."""
-    if node.kind == SET:
-        raise Malformed("$patch: delete cannot name an item of a list of plain values",
-                        fix="start the list with {$patch: replace} and give the values to keep")
-    wanted = [(name, value) for name, value in item.items() if name != PATCH]
-    if not wanted:
-        raise Malformed("$patch: delete item names no field to match",
-                        fix="give the fields of the item to delete")
-    keep = [pos for pos, existing in enumerate(out)
-            if not (isinstance(existing, dict)
-                    and all(existing.get(name) == value for name, value in wanted))]
-    out[:] = [out[pos] for pos in keep]
-    return None if origins is None else [origins[pos] for pos in keep]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar, overload
 
@@ -19,6 +19,7 @@ from .templates import ConfigModel, EnvValue, PodTemplate, Resources, normalize_
 __all__ = ["Task", "defining_task", "sample_function_task", "task", "task_type_of"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 def task_type_of(config: Any) -> str:
@@ -70,6 +71,10 @@ class Task:
     # ``explain``; not part of what the task is.
     defined_at: DefinitionSite | None = dataclasses.field(default=None, compare=False,
                                                           repr=False)
+    # What core computes from the task alone (its settings' env list), kept with it: a
+    # task is immutable once defined.
+    _compiled: dict[Hashable, Any] = dataclasses.field(default_factory=dict, init=False,
+                                                       compare=False, repr=False)
 
     @guarded
     def __post_init__(self) -> None:
@@ -95,10 +100,19 @@ class Task:
                                       fix="name a template or leave pod_template_name unset")
             _check_types(self)
             _check_flyte_settings(self)
-            normalize_env(self.env)
+            # Compiled at definition: every role of every render reads this env list.
+            self._compiled["env"] = normalize_env(self.env)
             _check_gpu(self.requests, self.limits)
         except PodTemplateError as error:
             raise error.located(task=self.name) from None
+
+    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()`` the first time ``key`` is asked, the same value afterwards."""
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = make()
+        value: T = found
+        return value
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.fn is None:

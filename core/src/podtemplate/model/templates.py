@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Self, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -40,6 +40,7 @@ from .template_file import template_parts
 __all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "Int32",
            "check_extended_resource_name", "normalize_env", "env_text"]
 
+T = TypeVar("T")
 EnvValue = str | int | float | bool
 INT32_MAX = 2**31 - 1
 # A count Kubernetes stores as int32 (replicas): True is not 1, and 2**31 does not wrap.
@@ -197,10 +198,15 @@ class PodTemplate:
     validated strictly here, at definition time. ``primary_container_name`` names the
     container in ``pod_spec`` that stands for the task's own container. ``source`` is the
     file it was loaded from, if any; ``defined_at`` where it was made (for ``explain``).
+
+    A template is immutable once defined: its attributes cannot be set, and ``pod_spec``,
+    ``labels`` and ``annotations`` (its own copies of what it was given) are read only.
+    What is computed from it alone - its layers, their proofs and checks - is computed
+    once and kept on it (:meth:`compiled`); rendered manifests may share its objects.
     """
 
-    __slots__ = ("annotations", "defined_at", "labels", "pod_spec", "primary_container_name",
-                 "source")
+    __slots__ = ("_compiled", "_frozen", "annotations", "defined_at", "labels", "pod_spec",
+                 "primary_container_name", "source")
 
     @guarded
     def __init__(self, pod_spec: Any = None, primary_container_name: str = PRIMARY_CONTAINER,
@@ -225,6 +231,28 @@ class PodTemplate:
             raise error.located(file=source) from None
         self.pod_spec: dict[str, Any] = spec
         self.primary_container_name = primary_container_name
+        self._compiled: dict[Hashable, Any] = {}
+        self._frozen = True
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if getattr(self, "_frozen", False) and name != "_frozen":
+            raise AttributeError(f"a PodTemplate is immutable once defined: cannot set "
+                                 f"{name!r} (make a new PodTemplate)")
+        object.__setattr__(self, name, value)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied and pickled as what it was made of; what was compiled is made again."""
+        return (_restore, (self.pod_spec, self.primary_container_name, self.labels,
+                           self.annotations, self.source, self.defined_at))
+
+    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()`` the first time ``key`` is asked, the same value afterwards: what
+        core computes from this template alone, kept with it."""
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = make()
+        value: T = found
+        return value
 
     @classmethod
     @guarded
@@ -276,6 +304,19 @@ class PodTemplate:
                 f"primary_container_name={self.primary_container_name!r})")
 
 
+def _restore(pod_spec: dict[str, Any], primary_container_name: str, labels: dict[str, str],
+             annotations: dict[str, str], source: str | None,
+             defined_at: DefinitionSite | None) -> PodTemplate:
+    """A template with the (already checked) parts of another: see ``__reduce__``."""
+    template = object.__new__(PodTemplate)
+    for name, value in (("pod_spec", pod_spec), ("labels", labels),
+                        ("primary_container_name", primary_container_name),
+                        ("annotations", annotations), ("source", source),
+                        ("defined_at", defined_at), ("_compiled", {}), ("_frozen", True)):
+        object.__setattr__(template, name, value)
+    return template
+
+
 def _looks_like_path(value: str | Path) -> bool:
     if isinstance(value, Path):
         return True
@@ -315,6 +356,8 @@ class ConfigModel(BaseModel):
     # Where the user wrote the config (``Role(...)``), for ``explain``; equal for every
     # site, so it does not change what equals what.
     _defined_at: DefinitionSite | None = PrivateAttr(default=None)
+    # What core computes from the config alone (a role's settings), kept with it.
+    _compiled: dict[Hashable, Any] = PrivateAttr(default_factory=dict)
 
     @guarded
     def __init__(self, **data: Any) -> None:
@@ -339,6 +382,22 @@ class ConfigModel(BaseModel):
     def defined_at(self) -> DefinitionSite | None:
         """The file and line of the call that made this config."""
         return self._defined_at
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        """A copy (with ``update`` applied); what was compiled is made again for it."""
+        copied = super().model_copy(update=update, deep=deep)
+        copied._compiled = {}
+        return copied
+
+    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()`` the first time ``key`` is asked, the same value afterwards: what
+        core computes from this (frozen) config alone, kept with it."""
+        found = self._compiled.get(key)
+        if found is None:
+            found = self._compiled[key] = make()
+        value: T = found
+        return value
 
     def check_task_name(self, name: str) -> None:
         """Check a task's name against the rule of the operator that runs tasks with this
@@ -379,6 +438,10 @@ class Role(ConfigModel):
     def _env(cls, value: Any) -> Any:
         normalize_env(value)  # before pydantic: our message, naming the variable
         return value
+
+    def model_post_init(self, context: Any) -> None:
+        # Compiled at definition: every render of every task with this role reads it.
+        self._compiled["env"] = normalize_env(self.env) if self.env else []
 
     @model_validator(mode="after")
     def _replicas(self) -> Role:

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
 __all__ = ["enforce_layer", "enforced_values", "fold_enforce"]
 
-_TABLE = "policy:enforce"
 _MISSING = object()
 
 
@@ -28,10 +27,9 @@ def enforce_layer(context: RenderContext) -> Layer | None:
     platform = context.platform
     if not platform.policy.enforce:
         return None
-    return context.remember(
-        _TABLE, ("layer", id(platform)),
-        lambda: Layer(POLICY_LAYER, {"spec": platform.policy.enforce}, "primary",
-                      source=platform, variant="policy"), keep=platform)
+    return platform.compiled(
+        "policy", lambda: Layer(POLICY_LAYER, {"spec": platform.policy.enforce}, "primary",
+                                source=platform, variant="policy"))
 
 
 def _enforced_paths(layer: Layer, primary: str, names: Sequence[str],
@@ -48,8 +46,7 @@ def _enforced_paths(layer: Layer, primary: str, names: Sequence[str],
                          layer=POLICY_LAYER, provenance=recorded)
         return [(path, value) for path in recorded for _, value in match_path(pod, path)]
 
-    return context.remember(_TABLE, ("paths", id(layer), primary, tuple(names),
-                                     tuple(init_names)), make, keep=layer)
+    return layer.fact(("enforced", primary, tuple(names), tuple(init_names)), make)
 
 
 def enforced_values(layer: Layer, pod: Mapping[str, Any], primary: str, names: Sequence[str],

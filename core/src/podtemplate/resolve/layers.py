@@ -3,8 +3,8 @@ fragment and the name its primary container goes by inside that fragment."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, TypeVar
 
 from ..merge.aliases import DEFAULT_CONTAINER, MAGIC_CONTAINER_NAMES
 from ..merge.rules import PATCH
@@ -22,6 +22,7 @@ __all__ = [
 ]
 
 
+T = TypeVar("T")
 _NO_NAMES: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
@@ -32,33 +33,52 @@ class Layer:
     Platform), None for a fragment built for one task; ``variant`` says how it was
     derived. Equal (source, variant) means an equal fragment, so work on it - folding,
     validating - can be done once per render and reused (see ``resolve._fast``).
-    ``proven`` marks a fragment valid by construction (see ``_podcheck``).
+    ``proven`` marks a fragment valid by construction (see ``_podcheck``); ``clean`` one
+    that core built clean (no directive, no null, no duplicate key) from immutable parts,
+    which a copy-on-write fold may take by reference like a template's.
 
     A plain class with slots rather than a frozen dataclass: several layers are made for
     every role of every task, and a frozen dataclass sets each field through
     ``object.__setattr__``. Treat it as immutable all the same.
     """
 
-    __slots__ = ("_container_names", "_has_default_entries", "fragment", "label",
-                 "primary_alias", "proven", "source", "variant")
+    __slots__ = ("_container_names", "_facts", "_has_default_entries", "clean", "fragment",
+                 "label", "primary_alias", "proven", "source", "variant")
 
     def __init__(self, label: str, fragment: Mapping[str, Any],
                  primary_alias: str | None = None, source: object | None = None,
                  variant: str = "", proven: bool = False, *,
-                 container_names: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
-                 ) -> None:
+                 container_names: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None,
+                 clean: bool = False) -> None:
         self.label = label
         self.fragment = fragment
         self.primary_alias = primary_alias
         self.source = source
         self.variant = variant
         self.proven = proven
+        self.clean = clean
         self._container_names = container_names
         self._has_default_entries: bool | None = None
+        self._facts: dict[Hashable, Any] | None = None
 
     def __repr__(self) -> str:
         return (f"Layer(label={self.label!r}, primary_alias={self.primary_alias!r}, "
                 f"variant={self.variant!r}, proven={self.proven!r})")
+
+    def fact(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()`` the first time ``key`` is asked of this layer, the same value after:
+        what can be computed from the fragment alone (its proof, whether it fits a CRD's
+        pod schema, its magic names resolved for a role). The layer of a template is
+        made once and kept on the template (:func:`template_layer`), so its facts are
+        computed once per template, not once per render or per pod."""
+        facts = self._facts
+        if facts is None:
+            facts = self._facts = {}
+        elif key in facts:
+            value: T = facts[key]
+            return value
+        made = facts[key] = make()
+        return made
 
     # Read for every role a layer is folded into; computed once per layer object.
     def container_names(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -96,11 +116,25 @@ def _names_in(items: Any) -> tuple[Any, ...]:
     return tuple(names)
 
 
-def template_layer(label: str, template: PodTemplate, *, alias: str | None = None) -> Layer:
+Narrow = Callable[[Layer], Layer]
+
+
+def template_layer(label: str, template: PodTemplate, *, alias: str | None = None,
+                   narrow: Narrow | None = None) -> Layer:
+    """The layer of ``template`` under ``label`` (narrowed by ``narrow``), made once and
+    kept on the template: templates are immutable, so its facts (:meth:`Layer.fact`)
+    hold for every render."""
+    return template.compiled((label, alias, narrow),
+                             lambda: _template_layer(label, template, alias, narrow))
+
+
+def _template_layer(label: str, template: PodTemplate, alias: str | None,
+                    narrow: Narrow | None) -> Layer:
     fragment: dict[str, Any] = {"spec": template.pod_spec}
     if template.labels or template.annotations:
         fragment["metadata"] = {"labels": template.labels, "annotations": template.annotations}
-    return Layer(label, fragment, alias or template.primary_container_name, source=template)
+    layer = Layer(label, fragment, alias or template.primary_container_name, source=template)
+    return narrow(layer) if narrow else layer
 
 
 def resources_fragment(requests: Resources | None, limits: Resources | None,
@@ -155,8 +189,10 @@ def settings_layer(label: str, parts: tuple[list[dict[str, str]], dict[str, Any]
     # with the final pod. Pod fields are proven with the pod.
     proven = not spec_fields and all(
         type(v) is str for v in (image or "", *(command or ()), *(args or ())))
+    # Clean: made here from the task's or role's compiled (immutable) settings and from
+    # pod fields made afresh for this layer.
     return Layer(label, {"spec": {**spec_fields, "containers": [container]}}, primary,
-                 proven=proven, container_names=((primary,), ()))
+                 proven=proven, container_names=((primary,), ()), clean=True)
 
 
 def scheduling_only(layer: Layer) -> Layer:

@@ -10,6 +10,7 @@ from ..context import RenderContext
 from ..errors import DefinitionError, PodTemplateError
 from ..files.store import find_template
 from ..manifest import SYSTEM_LABELS, add_system_metadata
+from ..merge._fast import Cow
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
 from ..merge.rules import DELETE, PATCH
@@ -28,11 +29,12 @@ from ._fast import (
     has_magic_names,
     layer_proven,
     primary_only,
-    shared_prefix,
+    shareable,
 )
 from .flyte import resource_tolerations, task_pod_settings
 from .layers import (
     Layer,
+    resources_fragment,
     scheduling_only,
     settings_layer,
     settings_parts,
@@ -54,9 +56,6 @@ __all__ = [
     "platform_pod",
 ]
 
-_RECENT = "resolve:recent"  # what the task being rendered just computed
-_RECENT_LIMIT = 16
-_SHARED_LAYERS = "resolve:template-layers"
 
 
 def cluster_template(task: Task, context: RenderContext) -> tuple[str, PodTemplate] | None:
@@ -97,23 +96,22 @@ def _interruptible(task: Task, role_spec: RoleSpec) -> bool:
 
 def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
                 primary: str) -> list[Layer]:
-    """Layers 1-6 of one role, lowest first. Remembered for the task being rendered: a
-    plugin that inspects them (before or after resolution) does not build them again."""
-    layers = context.remember(
-        _RECENT, ("layers", id(task), id(role_spec), primary),
-        lambda: tuple(_task_layers(task, role_spec, context, primary)),
-        keep=(task, role_spec), limit=_RECENT_LIMIT)
+    """Layers 1-6 of one role, lowest first. Kept on the role spec (made for one task
+    and one render) while the task renders: a plugin that inspects them (before or after
+    resolution) does not build them again."""
+    layers = role_spec.remember_layers(
+        task, context, primary, lambda: tuple(_task_layers(task, role_spec, context, primary)))
     return list(layers)
 
 
-def _settings_parts(owner: Task | Role, gpu: str, context: RenderContext
+def _settings_parts(owner: Task | Role, gpu: str
                     ) -> tuple[list[dict[str, str]], dict[str, Any]]:
-    """The env list and resources of a task's or role's settings, made once for all of
-    its roles."""
-    return context.remember(
-        _RECENT, ("settings", id(owner), gpu),
-        lambda: settings_parts(owner.env, owner.requests, owner.limits, gpu), keep=owner,
-        limit=_RECENT_LIMIT)
+    """The env list and resources of a task's or role's settings: the env list as it was
+    compiled when the task or role was defined (kept on it, read by every role of every
+    render), the resources made here (small, and they depend on the platform)."""
+    env: list[dict[str, str]] = owner.compiled("env", lambda: settings_parts(
+        owner.env, None, None, gpu)[0])
+    return env, resources_fragment(owner.requests, owner.limits, gpu)
 
 
 @dataclass(frozen=True)
@@ -167,7 +165,7 @@ def _task_settings_layer(of: _RoleInputs) -> Layer | None:
     if of.scheduling:
         return None
     task = of.task
-    parts = _settings_parts(task, of.context.platform.gpu_resource_name, of.context)
+    parts = _settings_parts(task, of.context.platform.gpu_resource_name)
     pod = task_pod_settings(task, of.primary, of.context)  # accelerator, shared memory
     return settings_layer("task settings", parts, primary=of.primary, image=task.image,
                           command=task.command, args=task.args, pod=pod)
@@ -192,7 +190,7 @@ def _role_settings_layer(of: _RoleInputs) -> Layer | None:
     role = of.role_spec.role
     if role is None:
         return None
-    parts = _settings_parts(role, of.context.platform.gpu_resource_name, of.context)
+    parts = _settings_parts(role, of.context.platform.gpu_resource_name)
     return settings_layer(f"role settings ({of.role_spec.name})", parts, primary=of.primary,
                           image=role.image)
 
@@ -223,21 +221,16 @@ def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
 
 def _template_layer(context: RenderContext, label: str, template: PodTemplate,
                     alias: str | None, narrow: Callable[[Layer], Layer] | None) -> Layer:
-    """The layer of a template, made once per render (tasks share a few templates)."""
-    def make() -> Layer:
-        layer = template_layer(label, template, alias=alias)
-        return narrow(layer) if narrow else layer
-
-    return context.remember(_SHARED_LAYERS, (id(template), label, alias, narrow), make,
-                            keep=template)
+    """The layer of a template: made once and kept on the template."""
+    return template_layer(label, template, alias=alias, narrow=narrow)
 
 
 def _platform_layer(context: RenderContext, variant: str) -> Layer:
-    platform = context.platform
-    return context.remember(
-        _SHARED_LAYERS, (id(platform), variant),
-        lambda: Layer("platform interruptible", {"spec": platform.interruptible},
-                      source=platform, variant=variant), keep=platform)
+    """The platform's interruptible fragment as a layer, made once per platform."""
+    return context.platform.compiled(
+        variant, lambda: Layer("platform interruptible",
+                               {"spec": context.platform.interruptible},
+                               source=context.platform, variant=variant))
 
 
 def _role_named_template(name: str, role: str, context: RenderContext) -> Layer:
@@ -274,15 +267,20 @@ def _container_names(layers: list[Layer], primary: str) -> tuple[list[str], list
 
 def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[str],
           init_names: Sequence[str], provenance: dict[str, str] | None,
-          context: RenderContext) -> None:
+          cow: Cow | None) -> None:
+    """Fold one layer into ``acc``: the layer's magic container names resolved for this
+    role, then the one merge (copy-on-write, unless provenance is recorded)."""
     fragment = layer.fragment
     if provenance is None and layer.proven:
-        container = primary_only(fragment, primary, acc)
+        container = primary_only(fragment, primary, acc, cow)
         if container is not None:
             # The one merge, entered at the primary container instead of the pod's root.
+            if cow is not None:
+                cow.share = layer.clean
             merge_into(container, fragment["spec"]["containers"][0],
-                       root="spec.containers[]")
+                       root="spec.containers[]", cow=cow)
             return
+    expansion = None
     spec = fragment.get("spec")
     if spec is not None and has_magic_names(spec, primary, layer.primary_alias):
         def expand() -> dict[str, Any]:
@@ -290,11 +288,11 @@ def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[st
                 spec, primary_name=primary, layer_primary_name=layer.primary_alias,
                 container_names=names, init_container_names=init_names)
 
-        fragment = {**fragment, "spec": expanded_spec(layer, primary, names, init_names,
-                                                      expand, context)}
-    merge_into(acc, fragment, root="", layer=layer.label, provenance=provenance)
-
-
+        expansion, expanded = expanded_spec(layer, primary, names, init_names, expand)
+        fragment = {**fragment, "spec": expanded}
+    if cow is not None:
+        cow.share = shareable(layer, fragment, expansion)
+    merge_into(acc, fragment, root="", layer=layer.label, provenance=provenance, cow=cow)
 
 
 def _check_primary_kept(acc: dict[str, Any], primary: str, layers: list[Layer]) -> None:
@@ -335,7 +333,7 @@ def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderCo
     # Valid by construction: quantities of the task or of platform.yaml, both checked.
     return Layer("platform defaultResources",
                  {"spec": {"containers": [{"name": primary, "resources": fill}]}}, primary,
-                 proven=True)
+                 proven=True, clean=True)
 
 
 Trace = Callable[[Layer, dict[str, Any]], None]
@@ -379,40 +377,36 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     _warn_renamed(task, role_spec, layers, context)
     names, init_names = _container_names([*layers, operator, *([policy] if policy else [])],
                                          primary)
+    cow = Cow() if provenance is None else None  # explain records the plain fold
 
-    def fold_as(primary_name: str, container_names: Sequence[str]) -> Fold:
-        def fold(acc: dict[str, Any], layer: Layer) -> None:
-            _fold(acc, layer, primary=primary_name, names=container_names,
-                  init_names=init_names, provenance=provenance, context=context)
-        return fold
+    def fold_one(acc: dict[str, Any], layer: Layer) -> None:
+        _fold(acc, layer, primary=primary, names=names, init_names=init_names,
+              provenance=provenance, cow=cow)
 
-    fold = fold_as(primary, names)
+    fold: Fold = fold_one
     if provenance is not None and trace is not None:
         fold = _traced(fold, trace)
-    if provenance is None:
-        acc, done, proven = shared_prefix(layers, primary, names, init_names, fold_as,
-                                          context)
-    else:
-        acc, done, proven = empty_pod(primary), 0, False
-    for layer in layers[done:]:
+    acc = empty_pod(primary)
+    proven = True
+    for layer in layers:  # layers 1-6 (LAYER_ORDER), lowest first
         fold(acc, layer)
-        proven = proven and layer_proven(layer, context)
+        proven = proven and layer_proven(layer)
     _check_primary_kept(acc, primary, layers)
     reconcile_limits(acc, layers, primary, context=context, task=task.name,
                      role=role_spec.name)
     fill = _fill_default_resources(acc, primary, context)
-    if fill is not None:
+    if fill is not None:  # platform defaultResources
         fold(acc, fill)
-        proven = proven and layer_proven(fill, context)
-    for last in (resource_tolerations(acc, context), operator):
+        proven = proven and layer_proven(fill)
+    for last in (resource_tolerations(acc, context), operator):  # then layer 7
         if last is not None:
             fold(acc, last)
-            proven = proven and layer_proven(last, context)
+            proven = proven and layer_proven(last)
     if policy is not None:  # layer 8: the platform's policy, above everything
         fold_enforce(acc, policy, fold, primary=primary, names=names, init_names=init_names,
                      lower=[*layers, *([fill] if fill else []), operator], context=context,
                      task=task.name, role=role_spec.name)
-        proven = proven and layer_proven(policy, context)
+        proven = proven and layer_proven(policy)
     return _finalize(acc, task, role_spec, primary, context, proven=proven)
 
 
@@ -434,17 +428,17 @@ def platform_pod(task: Task, role_spec: RoleSpec, context: RenderContext) -> dic
     names, init_names = _container_names([*every, operator, *([policy] if policy else [])],
                                          primary)
     acc = empty_pod(primary)
+    cow = Cow()
     for layer in every:
         if layer_kind(layer.label) == "platform":
             _fold(acc, layer, primary=primary, names=names, init_names=init_names,
-                  provenance=None, context=context)
+                  provenance=None, cow=cow)
     fill = _fill_default_resources(acc, primary, context)
     for last in (fill, operator, policy):
         if last is not None:
             _fold(acc, last, primary=primary, names=names, init_names=init_names,
-                  provenance=None, context=context)
-    containers = acc["spec"]["containers"]
-    containers.sort(key=lambda c: c["name"] != primary)
+                  provenance=None, cow=cow)
+    containers = _primary_first(acc, primary)
     _fill_default_image(containers, context)
     add_system_metadata(acc, task, role_spec.name, primary, context)
     return acc
@@ -466,12 +460,23 @@ def _warn_renamed(task: Task, role_spec: RoleSpec, layers: list[Layer],
                          field=f"spec.containers[{alias}].name")
 
 
+def _primary_first(acc: dict[str, Any], primary: str) -> list[dict[str, Any]]:
+    """The pod's container list with the primary container first, a copy of it when it
+    was not (copy-on-write: the list may be a template's); its first item a copy too."""
+    spec = acc["spec"]
+    containers: list[dict[str, Any]] = spec["containers"]
+    if containers[0]["name"] != primary:  # it is already first, unless a merge moved it
+        # stable: the rest keep their order
+        containers = spec["containers"] = sorted(containers, key=lambda c: c["name"] != primary)
+    else:
+        containers = spec["containers"] = list(containers)
+    containers[0] = dict(containers[0])
+    return containers
+
+
 def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str,
               context: RenderContext, *, proven: bool = False) -> dict[str, Any]:
-    spec = acc["spec"]
-    containers = spec["containers"]
-    if containers[0]["name"] != primary:  # it is already first, unless a merge moved it
-        containers.sort(key=lambda c: c["name"] != primary)  # stable: the rest keep order
+    containers = _primary_first(acc, primary)
     _fill_default_image(containers, context)
     if not containers[0].get("image"):
         raise DefinitionError(

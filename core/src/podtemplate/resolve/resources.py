@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..context import RenderContext
+from ..manifest import copy_path
 from ..merge.aliases import DEFAULT_CONTAINER
 from ..model.names import parse_quantity
 from .layers import Layer
@@ -21,7 +22,8 @@ def reconcile_limits(acc: dict[str, Any], layers: Sequence[Layer], primary: str,
                      context: RenderContext, task: str, role: str) -> None:
     """Raise the primary container's limits to requests set above them (see the module
     docstring); ``acc`` is the folded pod, changed in place."""
-    container = next(c for c in acc["spec"]["containers"] if c.get("name") == primary)
+    index, container = next((i, c) for i, c in enumerate(acc["spec"]["containers"])
+                            if c.get("name") == primary)
     resources = container.get("resources") or {}
     requests, limits = resources.get("requests") or {}, resources.get("limits") or {}
     over = [name for name in requests if name in limits
@@ -39,8 +41,9 @@ def reconcile_limits(acc: dict[str, Any], layers: Sequence[Layer], primary: str,
         context.warn(f"the {name} limit {limits[name]} of {layers[by_limit].label} is "
                      f"raised to the request {requests[name]} of "
                      f"{layers[by_request].label}", task=task, role=role, field=field)
-    if raised != limits:
-        container["resources"] = {**resources, "limits": raised}
+    if raised != limits:  # the container may be a template's (copy-on-write): copied
+        copy_path(acc, "spec", "containers", index)["resources"] = {**resources,
+                                                                   "limits": raised}
 
 
 def _setter(layers: Sequence[Layer], primary: str, kind: str, name: str) -> int | None:

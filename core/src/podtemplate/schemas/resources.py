@@ -41,7 +41,6 @@ CrdIndex = Mapping[tuple[str, str], Crd]  # (group, kind) -> CRD
 _TOKEN = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
 _DEFAULT_CONTAINER = "kubectl.kubernetes.io/default-container"
 _PRIMARY = "primary"
-_FITS = "crd:layer-fits"  # (fragment id, schema node id) -> (whether it fits, fragment)
 
 
 def crd_index(task_types: Iterable[TaskType]) -> CrdIndex:
@@ -198,7 +197,6 @@ def _target(root: Node, template_path: str) -> tuple[tuple[str | int, ...], Node
 def _layers_fit(task: Task, role: RoleSpec, node: Node, context: RenderContext) -> bool:
     if not _core_fields_fit(node):
         return False
-    verdicts, node_id = context.memo(_FITS), id(node)
     for layer in task_layers(task, role, context, role_primary(task, role)):
         if layer.source is None:
             if layer.proven:
@@ -206,12 +204,8 @@ def _layers_fit(task: Task, role: RoleSpec, node: Node, context: RenderContext) 
             if not node.fits(layer.fragment):
                 return False
             continue
-        fragment = layer.fragment
-        key = (id(fragment), node_id)
-        entry = verdicts.get(key)
-        if entry is None:  # the entry keeps the fragment, so that its id stays its own
-            entry = verdicts[key] = (node.fits(fragment), fragment)
-        if not entry[0]:
+        # Once per template and schema node, kept on the template's layer.
+        if not layer.fact(("fits", node), functools.partial(node.fits, layer.fragment)):
             return False
     # The operator layer is the plugin's own, like the resource around the pods: the
     # conformance kit validates both in full on every render of the sample tasks.

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import RenderContext, RoleSpec, Task, object_metadata
-from podtemplate.plugin import object_name, task_layers
+from podtemplate.plugin import copy_path, object_name, task_layers
 
 from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask, runner_restart_policy
 from .crd_schema import layers_known, strip_unknown_fields
@@ -74,7 +74,7 @@ def _strip_operator_env(task: Task, role: str, pod: dict[str, Any],
     build_job_pod_spec) adds DASK_SCHEDULER_ADDRESS / DASK_WORKER_NAME to a container only
     when the container does not set them: a template's value would win."""
     owned = OPERATOR_ENV[role]
-    for container in pod["spec"]["containers"]:
+    for index, container in enumerate(pod["spec"]["containers"]):
         env = container.get("env")
         if not env or not any(entry.get("name") in owned for entry in env):
             continue
@@ -86,6 +86,7 @@ def _strip_operator_env(task: Task, role: str, pod: dict[str, Any],
                              role=role, field=f"spec.containers[{container['name']}].env"
                              f"[{entry['name']}]")
         kept = [entry for entry in env if entry.get("name") not in owned]
+        container = copy_path(pod, "spec", "containers", index)  # the pod may share it
         if kept:
             container["env"] = kept
         else:

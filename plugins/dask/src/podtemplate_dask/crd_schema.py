@@ -18,6 +18,7 @@ validates every DaskJob against it).
 
 from __future__ import annotations
 
+import copy
 import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -29,8 +30,6 @@ from ._crd_fields import KNOWN_FIELDS, OPEN_FIELDS
 
 __all__ = ["layers_known", "strip_unknown_fields", "SIDECAR_ONLY_FIELDS"]
 
-_KNOWN_LAYERS = "dask:known-layers"
-
 # A node of the schema tree: field name -> child node, "[]" -> the node of a list's items;
 # _OPEN for a field whose contents the CRD keeps as they are.
 _Tree = dict[str, Any]
@@ -40,20 +39,13 @@ _OPEN: _Tree = {}
 def layers_known(layers: Iterable[Layer], operator_layer: Mapping[str, Any], role: str,
                  context: RenderContext) -> bool:
     """True if every layer of a ``role`` pod, and the operator's own, holds only fields
-    the CRD knows; a template is checked once per render."""
+    the CRD knows; a template's layer is checked once (the verdict is kept on it)."""
     tree = _tree(role)
-    fragments = [(layer.fragment, layer.source) for layer in layers]
-    fragments.append((operator_layer, None))  # small; made for one task, often
-    for fragment, source in fragments:
-        if source is None:
-            known = _all_known(fragment, tree)
-        else:
-            known = context.remember(_KNOWN_LAYERS, (id(source), id(fragment), role),
-                                     functools.partial(_all_known, fragment, tree),
-                                     keep=(source, fragment))
-        if not known:
+    for layer in layers:
+        check = functools.partial(_all_known, layer.fragment, tree)
+        if not (check() if layer.source is None else layer.fact(("dask-known", role), check)):
             return False
-    return True
+    return _all_known(operator_layer, tree)  # small; made for one task
 
 
 def strip_unknown_fields(pod: dict[str, Any], role: str) -> list[str]:
@@ -61,6 +53,11 @@ def strip_unknown_fields(pod: dict[str, Any], role: str) -> list[str]:
     schema for ``role`` does not know; return their paths, list items named by their
     ``name`` (``spec.containers[worker].resizePolicy``) or else by index."""
     known, open_ = KNOWN_FIELDS[role], OPEN_FIELDS[role]
+    # The pod shares read-only subtrees with its templates (copy-on-write): the walk
+    # below deletes in place, so the pod gets its own copy of them first (a rare path:
+    # only a pod with a field the CRD lacks is walked).
+    for key in list(pod):
+        pod[key] = copy.deepcopy(pod[key])
     stripped: list[str] = []
     _walk(pod, "", "", known, open_, stripped)
     _strip_sidecar_only_fields(pod, stripped)
