@@ -220,3 +220,17 @@ def test_runtime_ref_names_the_namespaced_kind_the_crd_would_not_default_to() ->
     assert ref["kind"]["default"] == "ClusterTrainingRuntime"
     runtime, job = render_trainer(train)
     assert job["spec"]["runtimeRef"]["kind"] == runtime["kind"] == "TrainingRuntime"
+
+
+def test_a_missing_worker_template_names_the_config_field_the_user_wrote() -> None:
+    # The Trainer's pods are role 'node', but the user wrote worker=Role(...): the error
+    # names task_config.worker, not task_config.node.
+    from podtemplate import TemplateNotFoundError
+
+    @task(image="train:1", task_config=PyTorch(worker=Role(pod_template_name="h200")))
+    def train() -> None: ...
+
+    with pytest.raises(TemplateNotFoundError) as error:
+        render(train, platform=TRAINER)
+    assert error.value.field == "task_config.worker.pod_template_name"
+    assert error.value.role == "node"

@@ -175,7 +175,8 @@ def _role_named_template_layer(of: _RoleInputs) -> Layer | None:
     role = of.role_spec.role
     if role is None or not role.pod_template_name:
         return None
-    return _role_named_template(role.pod_template_name, of.role_spec.name, of.context)
+    return _role_named_template(role.pod_template_name, of.role_spec.name, of.context,
+                                config_role=of.role_spec.config_role)
 
 
 def _role_template_layer(of: _RoleInputs) -> Layer | None:
@@ -233,12 +234,14 @@ def _platform_layer(context: RenderContext, variant: str) -> Layer:
                                source=context.platform, variant=variant))
 
 
-def _role_named_template(name: str, role: str, context: RenderContext) -> Layer:
-    """Layer 5a: the cluster template a role names (before the role's inline template)."""
+def _role_named_template(name: str, role: str, context: RenderContext, *,
+                         config_role: str | None = None) -> Layer:
+    """Layer 5a: the cluster template a role names (before the role's inline template);
+    an error names the config field the user wrote (``config_role``'s when set)."""
     try:
         found = named_template(name, context, required=True)
     except PodTemplateError as error:
-        error.field = f"task_config.{role}.pod_template_name"
+        error.field = f"task_config.{config_role or role}.pod_template_name"
         raise error.located() from None
     assert found is not None  # a required template is never missing without an error
     namespace, template = found
