@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from .errors import PlatformConfigError, PodTemplateError
 from .files.yamlio import load_path
 from .guard import guarded
+from .model.compiled import CompiledModel
 from .model.names import check_dns1123_label, check_label_key, check_quantity
 from .model.podspec import validate_pod_spec
 from .model.templates import check_extended_resource_name
@@ -35,7 +35,7 @@ class DefaultResources(BaseModel):
         return {str(k): check_quantity(v, field=str(k)) for k, v in value.items()}
 
 
-class Platform(BaseModel):
+class Platform(CompiledModel):
     """The admin's configuration. Unknown keys are errors; CLI flags override fields."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
@@ -69,24 +69,6 @@ class Platform(BaseModel):
     # (see podtemplate.task_settings): here only their shape is checked.
     task_types: dict[str, dict[str, Any]] = Field(default_factory=dict, alias="taskTypes")
     _source: str | None = PrivateAttr(default=None)
-    _compiled: dict[Hashable, Any] = PrivateAttr(default_factory=dict)
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None,
-                   deep: bool = False) -> Self:
-        """A copy (with ``update`` applied); what was compiled is made again for it."""
-        copied = super().model_copy(update=update, deep=deep)
-        copied._compiled = {}
-        return copied
-
-    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
-        """``make()`` the first time ``key`` is asked, the same value afterwards: what
-        core computes from this platform alone (its interruptible layer), kept with it."""
-        found = self._compiled.get(key)
-        if found is None:
-            found = self._compiled[key] = make()
-        value: T = found
-        return value
-
     @property
     def source(self) -> str | None:
         """The platform.yaml this was loaded from, if any (named where its values end up:

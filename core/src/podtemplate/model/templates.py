@@ -6,7 +6,7 @@ import copy
 import math
 from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Self, TypeVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -23,6 +23,7 @@ from ..errors import DefinitionError, InvalidNameError, PodTemplateError, Templa
 from ..files.yamlio import load_all
 from ..guard import guarded
 from ..merge.aliases import PRIMARY_CONTAINER
+from .compiled import CompiledModel, compiled_value
 from .names import (
     MAX_OBJECT_NAME,
     check_dns1123_label,
@@ -248,11 +249,7 @@ class PodTemplate:
     def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
         """``make()`` the first time ``key`` is asked, the same value afterwards: what
         core computes from this template alone, kept with it."""
-        found = self._compiled.get(key)
-        if found is None:
-            found = self._compiled[key] = make()
-        value: T = found
-        return value
+        return compiled_value(self._compiled, key, make)
 
     @classmethod
     @guarded
@@ -343,7 +340,7 @@ def _check_metadata_map(mapping: Any, field: str, *, values: bool = False) -> di
     return out
 
 
-class ConfigModel(BaseModel):
+class ConfigModel(CompiledModel):
     """Base of every task and role config: frozen, unknown keywords rejected, and invalid
     values raised as :class:`DefinitionError` naming the class and field."""
 
@@ -356,8 +353,6 @@ class ConfigModel(BaseModel):
     # Where the user wrote the config (``Role(...)``), for ``explain``; equal for every
     # site, so it does not change what equals what.
     _defined_at: DefinitionSite | None = PrivateAttr(default=None)
-    # What core computes from the config alone (a role's settings), kept with it.
-    _compiled: dict[Hashable, Any] = PrivateAttr(default_factory=dict)
 
     @guarded
     def __init__(self, **data: Any) -> None:
@@ -382,22 +377,6 @@ class ConfigModel(BaseModel):
     def defined_at(self) -> DefinitionSite | None:
         """The file and line of the call that made this config."""
         return self._defined_at
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None,
-                   deep: bool = False) -> Self:
-        """A copy (with ``update`` applied); what was compiled is made again for it."""
-        copied = super().model_copy(update=update, deep=deep)
-        copied._compiled = {}
-        return copied
-
-    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
-        """``make()`` the first time ``key`` is asked, the same value afterwards: what
-        core computes from this (frozen) config alone, kept with it."""
-        found = self._compiled.get(key)
-        if found is None:
-            found = self._compiled[key] = make()
-        value: T = found
-        return value
 
     def check_task_name(self, name: str) -> None:
         """Check a task's name against the rule of the operator that runs tasks with this
