@@ -12,7 +12,7 @@ from .errors import DefinitionError
 from .model.sites import definition_site
 
 __all__ = ["MigrationWarning", "flytekit_override_arguments", "flytekit_task_arguments",
-           "take_alias", "warn_alias"]
+           "refuse_arguments", "take_alias", "warn_alias"]
 
 
 class MigrationWarning(FutureWarning):
@@ -69,14 +69,23 @@ _ENGINE_ONLY = {
 }
 
 
-def _refuse_engine_settings(others: Mapping[str, Any], call: str, help_name: str) -> None:
-    for key in others:
-        fix = _ENGINE_ONLY.get(key)
+def refuse_arguments(given: Mapping[str, Any], replacements: Mapping[str, str], *,
+                     call: str, help_name: str,
+                     why: str = "is flytekit's, with no podtemplate equivalent") -> None:
+    """Refuse the first of ``given`` (keyword arguments ``call`` does not take): a
+    flytekit argument in ``replacements`` with what to write instead, any other as
+    unknown, pointing to ``help(help_name)``."""
+    for key in given:
+        fix = replacements.get(key)
         if fix is None:
             raise DefinitionError(f"{call} has no argument {key!r}", field=key,
                                   fix=f"see help({help_name}) for the accepted arguments")
-        raise DefinitionError(f"{call}({key}=...) is a setting of Flyte's engine, not of a "
-                              "pod", field=key, fix=fix)
+        raise DefinitionError(f"{call}({key}=...) {why}", field=key, fix=fix)
+
+
+def _refuse_engine_settings(others: Mapping[str, Any], call: str, help_name: str) -> None:
+    refuse_arguments(others, _ENGINE_ONLY, call=call, help_name=help_name,
+                     why="is a setting of Flyte's engine, not of a pod")
 
 
 def flytekit_override_arguments(*, image: str | None, container_image: str | None,

@@ -35,7 +35,7 @@ from .manifest import (
     pod_manifest,
 )
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
-from .migration import MigrationWarning, take_alias, warn_alias
+from .migration import MigrationWarning, refuse_arguments, take_alias, warn_alias
 from .model.names import (
     MAX_OBJECT_NAME,
     check_dns1035_label,
@@ -112,6 +112,7 @@ __all__ = [
     "MAX_OBJECT_NAME",
     # flytekit spellings kept with a warning (docs/from-flytekit.md)
     "MigrationWarning",
+    "refuse_arguments",
     "take_alias",
     "warn_alias",
     "get_path",

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import DefinitionError, PodTemplate, Resources, Task
-from podtemplate.plugin import EnvValue, defining_task, take_alias
+from podtemplate.plugin import EnvValue, defining_task, refuse_arguments, take_alias
 
 from .inputs import ContainerInputsTask, check_placeholders, normalize_input_types
 
@@ -49,7 +49,8 @@ def ContainerTask(
                           "ContainerTask(args=...)", field="args")
         env = take_alias(env, environment, "ContainerTask(environment=...)",
                          "ContainerTask(env=...)", field="env")
-        _refuse_flytekit_only(flytekit_only)
+        refuse_arguments(flytekit_only, _DATA_ARGUMENTS, call="ContainerTask",
+                         help_name="ContainerTask")
         if not isinstance(image, str) or not image.strip():
             raise DefinitionError("image is empty", field="image",
                                   fix="give the container image to run, e.g. busybox:1.36")
@@ -83,16 +84,6 @@ _DATA_ARGUMENTS = {
     "secret_requests": "mount the secret with a template (volumes or env valueFrom)",
     "resources": "write requests=Resources(...) and limits=Resources(...)",
 }
-
-
-def _refuse_flytekit_only(given: Mapping[str, Any]) -> None:
-    for key in given:
-        fix = _DATA_ARGUMENTS.get(key)
-        if fix is None:
-            raise DefinitionError(f"ContainerTask has no argument {key!r}", field=key,
-                                  fix="see help(ContainerTask) for the accepted arguments")
-        raise DefinitionError(f"ContainerTask({key}=...) is flytekit's, with no "
-                              "podtemplate equivalent", field=key, fix=fix)
 
 
 def _strings(value: Sequence[str] | None, field: str) -> tuple[str, ...] | None:

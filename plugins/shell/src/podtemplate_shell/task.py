@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import DefinitionError, PodTemplate, Resources, Task
-from podtemplate.plugin import EnvValue, defining_task, take_alias, warn_alias
+from podtemplate.plugin import EnvValue, defining_task, refuse_arguments, take_alias, warn_alias
 
 from .config import ShellConfig, normalize_inputs
 from .delivery import SCRIPT_PATH
@@ -64,7 +64,8 @@ def ShellTask(
     ``[shell, "/etc/podtemplate/shell/script.sh"]``. See the README for why.
     """
     with defining_task(name):
-        _refuse_flytekit_only(flytekit_only)
+        refuse_arguments(flytekit_only, _FLYTEKIT_ONLY, call="ShellTask",
+                         help_name="ShellTask")
         image = take_alias(image, container_image, "ShellTask(container_image=...)",
                            "ShellTask(image=...)", field="image")
         env = take_alias(env, environment, "ShellTask(environment=...)", "ShellTask(env=...)",
@@ -98,16 +99,6 @@ _FLYTEKIT_ONLY = {
     "task_config": "drop task_config=: a shell task runs as one pod; set it with "
     "pod_template=",
 }
-
-
-def _refuse_flytekit_only(given: Mapping[str, Any]) -> None:
-    for key in given:
-        fix = _FLYTEKIT_ONLY.get(key)
-        if fix is None:
-            raise DefinitionError(f"ShellTask has no argument {key!r}", field=key,
-                                  fix="see help(ShellTask) for the accepted arguments")
-        raise DefinitionError(f"ShellTask({key}=...) is flytekit's, with no podtemplate "
-                              "equivalent", field=key, fix=fix)
 
 
 def _typed_inputs(inputs: Any) -> Any:
