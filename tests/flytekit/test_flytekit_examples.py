@@ -232,3 +232,10 @@ def test_a_flytekit_spelling_beside_ours_is_refused(make: Any, field: str) -> No
         make()
     assert caught.value.field == field
     assert "both given" in str(caught.value) and "give it once" in str(caught.value)
+
+
+def test_an_engine_setting_on_a_named_task_names_the_task() -> None:
+    with pytest.raises(podtemplate.DefinitionError) as caught:
+        podtemplate.task(name="train", retries=3)
+    assert caught.value.task == "train" and caught.value.field == "retries"
+    assert "drop retries=" in str(caught.value)

@@ -249,9 +249,10 @@ def task(
     ``acceleratorLabel`` and ``shared_memory=True`` (or a size such as ``"2Gi"``) mounts a
     memory-backed ``/dev/shm`` in every pod of the task. flytekit's ``container_image=``
     and ``environment=`` are taken for ``image=`` and ``env=`` with a warning."""
-    image, env, task_config = flytekit_task_arguments(
-        image=image, container_image=container_image, env=env, environment=environment,
-        task_config=task_config, others=flytekit_only)
+    with defining_task(name):  # a named task's errors name it before a function is seen
+        image, env, task_config = flytekit_task_arguments(
+            image=image, container_image=container_image, env=env, environment=environment,
+            task_config=task_config, others=flytekit_only)
 
     @guarded
     def wrap(function: Callable[..., Any]) -> Task:
