@@ -20,19 +20,12 @@ from podtemplate import (
     Role,
     check_pod,
     check_pod_template,
-    make_context,
     render,
     task,
 )
-from podtemplate.dispatch import build_plugin_manager, define_roles
-from podtemplate.model.apiserver import (
-    check_final_pod,
-    check_fragment,
-    check_rules,
-    valid_parts,
-)
+from podtemplate.dispatch import build_plugin_manager
+from podtemplate.model.apiserver import check_final_pod, check_fragment, check_rules
 from podtemplate.model.apiserver._fast import surely_valid
-from podtemplate.resolve.pod import resolve_pod
 from podtemplate.testing.apiserver_corpus import IMAGE, INVALID, Pod, base, set_spec
 
 
@@ -285,110 +278,3 @@ def test_a_remembered_part_changed_is_judged_again(change: Callable[[Pod], None]
     assert plain, "the change breaks a rule"
     assert surely_valid(pod, known) is False
     assert check_final_pod(pod, known) == plain
-
-
-# -- parts of compiled layers (model/apiserver/_fast.valid_parts): a final pod holds the
-# subtrees of a template's layer by reference (copy-on-write); those found valid once,
-# with the layer, are not judged again, and every part built or changed at render is.
-
-SHARED = ("volumes", "affinity", "tolerations", "securityContext")
-
-
-def layer_of(pod: Pod) -> dict[str, Any]:
-    """A compiled layer's fragment holding the pod's fields whose verdicts are kept."""
-    return {"spec": {key: pod["spec"][key] for key in SHARED}}
-
-
-def shared_with(layer: dict[str, Any], pod: Pod) -> Pod:
-    """What the copy-on-write fold makes: the layer's subtrees by reference wherever the
-    pod holds the same content, new objects where it holds other content."""
-    spec = pod["spec"]
-    for key, part in layer["spec"].items():
-        if key in spec and json.dumps(spec[key]) == json.dumps(part):
-            spec[key] = part
-    return pod
-
-
-def test_a_part_held_from_a_compiled_layer_is_vouched_for_without_judging_it() -> None:
-    layer = layer_of(rich_pod())
-    parts = valid_parts(layer)
-    assert set(parts) == set(SHARED)
-    assert all(parts[key] is layer["spec"][key] for key in SHARED)  # the subtrees
-    pod = shared_with(layer, rich_pod())
-    known: dict[bytes, bool] = {}
-    assert surely_valid(pod, known, [parts]) is True
-    assert known == {}  # nothing judged, nothing remembered: all four were vouched for
-    assert surely_valid(rich_pod(), known, [parts]) is True  # equal, not the same: judged
-    assert len(known) == len(SHARED)
-
-
-@pytest.mark.parametrize("part", [
-    {"volumes": [{"name": "data"}]},  # no source: the final pod's rule, not a fragment's
-    {"volumes": [{"name": "a", "emptyDir": {}}, {"name": "a", "emptyDir": {}}]},
-    {"tolerations": [{"key": "k", "operator": "Exists", "value": "v"}]},
-    {"affinity": {"nodeAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [
-        {"weight": 0, "preference": {}}]}}},
-    {"securityContext": {"runAsUser": -1}},
-], ids=["volume-without-source", "volume-twice", "toleration-value", "weight",
-        "security-range"])
-def test_a_compiled_part_the_rules_refuse_is_not_vouched_for(part: dict[str, Any]) -> None:
-    assert valid_parts({"spec": part}) == {}
-    pod = rich_pod()
-    pod["spec"].update(part)
-    plain = check_rules(copy.deepcopy(pod))
-    assert plain
-    assert check_final_pod(pod, {}, [valid_parts({"spec": part})]) == plain
-
-
-@pytest.mark.parametrize(("change", "path"), [case[1:3] for case in INVALID],
-                         ids=[case[0] for case in INVALID])
-def test_shared_parts_never_vouch_for_what_the_plain_rules_refuse(
-        change: Callable[[Pod], None], path: str) -> None:
-    # The fast path with parts vouched for by a compiled layer against the plain rules, on
-    # the invalid corpus: the parts a change touches are new objects (as copy-on-write
-    # makes them), the others are the layer's own.
-    layer = layer_of(rich_pod())
-    vouched = [valid_parts(layer)]
-    pod = copy.deepcopy(rich_pod())
-    try:
-        change(pod)
-    except (KeyError, IndexError, TypeError):
-        return  # the case does not apply to this pod
-    pod = shared_with(layer, pod)
-    plain = check_rules(copy.deepcopy(pod))
-    assert plain, path
-    assert surely_valid(pod, {}, vouched) is False
-    assert check_final_pod(pod, {}, vouched) == plain
-
-
-def test_render_vouches_for_template_parts_and_judges_changed_ones() -> None:
-    # A task's own template sets the fields; the role's final pod holds them by reference
-    # and they are vouched for by the template's layer, while the affinity the override
-    # changes at render is a new object, judged on the final pod.
-    spec = rich_pod()["spec"]
-    own = PodTemplate({key: spec[key] for key in ("volumes", "affinity", "securityContext")}
-                      | {"containers": [{"name": "primary", "volumeMounts": [
-                          {"name": "data", "mountPath": "/data"}]}]})
-
-    @task(name="job", image=IMAGE, pod_template=own)
-    def job() -> None: ...
-
-    context = make_context(platform=Platform(), plugin_manager=build_plugin_manager())
-    (role,) = define_roles(job, context)
-    vouched: list[Any] = []
-    pod = resolve_pod(job, role, context, vouched=vouched)
-    assert check_rules(copy.deepcopy(pod)) == []
-    held = {key for key in SHARED if key in pod["spec"] and any(
-        parts.get(key) is pod["spec"][key] for parts in vouched)}
-    assert held == {"volumes", "affinity", "securityContext"}
-    assert surely_valid(pod, {}, vouched) is True
-    # the same template's layer is compiled once: its verdicts are kept on it
-    layers = [parts for parts in vouched if "affinity" in parts]
-    again: list[Any] = []
-    resolve_pod(job, role, context, vouched=again)
-    assert next(parts for parts in again if "affinity" in parts) is layers[0]
-    # a part changed at render (here: the pod replaces it) is judged, and refused
-    pod["spec"]["affinity"] = {"nodeAffinity": {
-        "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 0, "preference": {}}]}}
-    assert surely_valid(pod, {}, vouched) is False
-    assert check_final_pod(pod, {}, vouched) == check_rules(copy.deepcopy(pod))

@@ -27,7 +27,6 @@ from .errors import (
 )
 from .guard import guarded
 from .inputs import check_inputs_known
-from .model.apiserver import ValidParts
 from .model.naming import assign_object_names, check_final_names, check_run_id
 from .model.podspec import API_RULES_MEMO, check_final_pods
 from .model.roles import RoleSpec
@@ -80,27 +79,23 @@ def render_task(task: Task, context: RenderContext,
     violations are added to ``violations`` (and no manifest is built for a task that has
     any), or raised when it is None."""
     roles = define_roles(task, context)
-    vouched: dict[str, list[ValidParts]] = {role.name: [] for role in roles}
-    pods = {role.name: resolve_pod(task, role, context, vouched=vouched[role.name])
-            for role in roles}
+    pods = {role.name: resolve_pod(task, role, context) for role in roles}
     found = [v for role in roles for v in judge_role(task, role, pods[role.name], context)]
     if found:
         if violations is None:
             raise PolicyViolationError(found)
         violations.extend(found)
         return []
-    return check_task_manifests(task, roles, pods, context, vouched)
+    return check_task_manifests(task, roles, pods, context)
 
 
 def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
-                         pods: dict[str, dict[str, Any]], context: RenderContext,
-                         vouched: Mapping[str, Sequence[ValidParts]] | None = None
+                         pods: dict[str, dict[str, Any]], context: RenderContext
                          ) -> list[dict[str, Any]]:
     """The manifests built from a task's resolved role pods, checked by the
-    manifest-check hooks (the plugin may build them from ``pods`` in place). ``vouched``:
-    each role's template parts found valid once (see ``resolve_pod``)."""
+    manifest-check hooks (the plugin may build them from ``pods`` in place)."""
     manifests = build_manifests(task, roles, pods, context)
-    check_final_pods(task.name, pods, context.memo(API_RULES_MEMO), vouched)  # API rules
+    check_final_pods(task.name, pods, context.memo(API_RULES_MEMO))  # API server's rules
     if context.check_crds:
         check_rendered(task, require_task_type(context.plugin_manager, task), roles,
                        manifests, context)

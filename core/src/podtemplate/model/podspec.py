@@ -11,13 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import ApiRuleError, InvalidPodSpecError
 from ..merge.engine import clean, duplicate_keys
-from .apiserver import (
-    ApiProblem,
-    ValidParts,
-    check_final_pod,
-    check_fragment,
-    check_keys_only,
-)
+from .apiserver import ApiProblem, check_final_pod, check_fragment, check_keys_only
 from .names import check_dns1123_label, check_quantity, dns1123_label_ok, quantity_ok
 from .plaindata import plain_copy
 
@@ -157,15 +151,13 @@ def validate_pod_template_spec(template: Mapping[str, Any], *, root: str = "") -
 
 
 def check_final_pods(task: str, pods: Mapping[str, Mapping[str, Any]],
-                     known: dict[bytes, bool],
-                     vouched: Mapping[str, Sequence[ValidParts]] | None = None) -> None:
+                     known: dict[bytes, bool]) -> None:
     """Every role's final pod (``{role: pod template}``) against the API server's pod
     rules, all of them, once: the first problem is raised naming task, role, field path,
     rule and fix. ``known`` is the render's table of parts found valid (a
-    ``RenderContext.memo`` table); ``vouched`` the parts of each role's compiled layers
-    found valid when first folded (see ``resolve_pod``)."""
+    ``RenderContext.memo`` table)."""
     for role, pod in pods.items():
-        problems = check_final_pod(pod, known, vouched.get(role, ()) if vouched else ())
+        problems = check_final_pod(pod, known)
         if problems:
             raise_api_problems(problems, task=task, role=role)
 

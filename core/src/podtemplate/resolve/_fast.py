@@ -11,10 +11,6 @@ What is known of a template alone is computed once and kept on its layer (see
   proven once; a fragment built for one task is proven on its own (it is small).
 - **Magic names resolved.** A template's ``default``/``primary`` entries resolved for a
   role's container names, once per role shape.
-- **The API server's rules.** A template's pod fields whose rules read nothing else
-  (volumes, affinity, tolerations...) are judged once, as on a final pod, and the valid
-  ones kept on its layer (:func:`podtemplate.model.apiserver.valid_parts`): a final pod
-  that holds one of them by reference (copy-on-write) does not judge it again.
 - **Clean.** A template whose fragment is what merging it over nothing gives can be
   taken by reference by the copy-on-write fold (:class:`podtemplate.merge._fast.Cow`):
   the pod shares its untouched subtrees instead of copying them.
@@ -36,7 +32,6 @@ from ..merge.aliases import MAGIC_CONTAINER_NAMES
 from ..merge.engine import clean, merge_into
 from ..merge.rules import PATCH
 from ..model._podcheck import proves_pod_template_spec
-from ..model.apiserver import ValidParts, valid_parts
 from ..model.names import dns1123_label_ok
 from ..model.podspec import check_pod_spec
 from .layers import Layer
@@ -49,7 +44,6 @@ __all__ = [
     "layer_proven",
     "primary_only",
     "shareable",
-    "vouch",
 ]
 
 Fold = Callable[[dict[str, Any], Layer], None]
@@ -85,18 +79,6 @@ def shareable(layer: Layer, fragment: Mapping[str, Any], expansion: Hashable | N
         return layer.clean
     return layer.fact(("clean", expansion),
                       lambda: is_clean(fragment, merge_into({}, fragment, root="")))
-
-
-def vouch(layer: Layer, fragment: Mapping[str, Any], expansion: Hashable | None,
-          into: list[ValidParts]) -> None:
-    """Add to ``into`` the pod fields of a template's layer (its ``fragment``, or that
-    fragment's expansion under ``expansion``: both immutable and kept on the layer, which
-    outlives the render) that the API server's rules find valid alone; judged once per
-    layer and expansion."""
-    if layer.source is not None:
-        parts = layer.fact(("apiserver:valid", expansion), lambda: valid_parts(fragment))
-        if parts:
-            into.append(parts)
 
 
 def layer_proven(layer: Layer) -> bool:

@@ -14,7 +14,6 @@ from ..merge._fast import Cow
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
 from ..merge.rules import DELETE, PATCH
-from ..model.apiserver import ValidParts
 from ..model.names import parse_quantity
 from ..model.podspec import validate_pod_template_spec
 from ..model.roles import RoleSpec
@@ -31,7 +30,6 @@ from ._fast import (
     layer_proven,
     primary_only,
     shareable,
-    vouch,
 )
 from .flyte import resource_tolerations, task_pod_settings
 from .layers import (
@@ -272,10 +270,9 @@ def _container_names(layers: list[Layer], primary: str) -> tuple[list[str], list
 
 def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[str],
           init_names: Sequence[str], provenance: dict[str, str] | None,
-          cow: Cow | None, vouched: list[ValidParts] | None = None) -> None:
+          cow: Cow | None) -> None:
     """Fold one layer into ``acc``: the layer's magic container names resolved for this
-    role, then the one merge (copy-on-write, unless provenance is recorded); the parts of
-    the layer found valid once are added to ``vouched``."""
+    role, then the one merge (copy-on-write, unless provenance is recorded)."""
     fragment = layer.fragment
     if provenance is None and layer.proven:
         container = primary_only(fragment, primary, acc, cow)
@@ -299,8 +296,6 @@ def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[st
     if cow is not None:
         cow.share = shareable(layer, fragment, expansion)
     merge_into(acc, fragment, root="", layer=layer.label, provenance=provenance, cow=cow)
-    if vouched is not None:
-        vouch(layer, fragment, expansion, vouched)
 
 
 def _check_primary_kept(acc: dict[str, Any], primary: str, layers: list[Layer]) -> None:
@@ -348,19 +343,17 @@ Trace = Callable[[Layer, dict[str, Any]], None]
 
 
 def resolve_pod(task: Task, role_spec: RoleSpec, context: RenderContext, *,
-                provenance: dict[str, str] | None = None, trace: Trace | None = None,
-                vouched: list[ValidParts] | None = None) -> dict[str, Any]:
+                provenance: dict[str, str] | None = None,
+                trace: Trace | None = None) -> dict[str, Any]:
     """The final PodTemplateSpec of one role: layers folded lowest first, operator-owned
     fields on top, system labels added, validated strictly. The result is fresh.
 
     With ``provenance``, every leaf's path is mapped to the label of the layer that set
     it; ``trace(layer, pod)`` is then called after each layer is folded (read ``pod``,
-    do not keep or change it): ``explain`` sees the pod grow layer by layer. ``vouched``
-    receives the pod fields of the templates' layers found valid by the API server's
-    rules (for :func:`~podtemplate.model.podspec.check_final_pods`).
+    do not keep or change it): ``explain`` sees the pod grow layer by layer.
     """
     try:
-        return _resolve(task, role_spec, context, provenance, trace, vouched)
+        return _resolve(task, role_spec, context, provenance, trace)
     except PodTemplateError as error:
         raise error.located(task=task.name, role=role_spec.name) from None
 
@@ -379,8 +372,7 @@ def operator_layer(task: Task, role_spec: RoleSpec) -> Layer:
 
 
 def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
-             provenance: dict[str, str] | None, trace: Trace | None,
-             vouched: list[ValidParts] | None) -> dict[str, Any]:
+             provenance: dict[str, str] | None, trace: Trace | None) -> dict[str, Any]:
     primary = role_primary(task, role_spec)
     layers = task_layers(task, role_spec, context, primary)
     operator = operator_layer(task, role_spec)
@@ -392,7 +384,7 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
 
     def fold_one(acc: dict[str, Any], layer: Layer) -> None:
         _fold(acc, layer, primary=primary, names=names, init_names=init_names,
-              provenance=provenance, cow=cow, vouched=vouched)
+              provenance=provenance, cow=cow)
 
     fold: Fold = fold_one
     if provenance is not None and trace is not None:

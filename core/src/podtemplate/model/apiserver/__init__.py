@@ -13,18 +13,17 @@ names) when it is defined, so that a bad template fails where it is written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ._facts import Rule
-from ._fast import ValidParts, surely_valid, valid_parts
+from ._fast import surely_valid
 from ._keys import check_keys
 from ._pod import check_metadata, check_spec
 from ._report import ApiProblem, Problems
 
-__all__ = ["ApiProblem", "ValidParts", "check_pod_template", "check_pod", "check_rules",
-           "check_final_pod", "check_fragment", "check_keys_only", "check_object_metadata",
-           "valid_parts"]
+__all__ = ["ApiProblem", "check_pod_template", "check_pod", "check_rules",
+           "check_final_pod", "check_fragment", "check_keys_only", "check_object_metadata"]
 
 POD_KIND = Rule("a Pod document has apiVersion v1 and kind Pod (k8s the API's type meta)",
                 "write apiVersion: v1 and kind: Pod")
@@ -88,14 +87,13 @@ def check_rules(template: Mapping[str, Any], *, named: bool = False,
     return _run(template, final=True, keys=False, named=named, local=local)
 
 
-def check_final_pod(template: Mapping[str, Any], known: dict[bytes, bool],
-                    vouched: Sequence[ValidParts] = ()) -> list[ApiProblem]:
+def check_final_pod(template: Mapping[str, Any], known: dict[bytes, bool]
+                    ) -> list[ApiProblem]:
     """What render runs on each role's final pod: every rule (:func:`check_rules`), by way
     of the fast path, which knows the parts of the pod that the render already found
-    valid on earlier pods (``known``, a table of the render) and the parts it holds from
-    compiled layers found valid once (``vouched``: their :func:`valid_parts`; see
-    ``_fast``); the plain rules run whenever it cannot vouch for the pod."""
-    return [] if surely_valid(template, known, vouched) else check_rules(template)
+    valid on earlier pods (``known``, a table of the render; see ``_fast``); the plain
+    rules run whenever it cannot vouch for the pod."""
+    return [] if surely_valid(template, known) else check_rules(template)
 
 
 def check_fragment(template: Mapping[str, Any], *, base: str = "",

@@ -12,13 +12,6 @@ Render checks every role's final pod once: :func:`surely_valid`, and the plain
   back-references, so that equal content gives equal bytes whoever holds it; it tells
   ``1`` from ``True`` and ``"1"``). Only "valid" is remembered, in a table of the render
   (``RenderContext.memo``, bounded), so a render knows only what it checked itself.
-- A pod field the final pod holds by reference from a compiled template's layer (the
-  copy-on-write fold shares the subtrees of templates, which are immutable) is judged
-  once per layer, not once per pod: :func:`valid_parts` gives the layer's fields of this
-  kind that the rules find valid alone (the subtrees themselves, kept on the layer as one
-  of its facts), and a final pod's field that *is* one of them (identity, ``is``) is not
-  judged again. A field changed at render is a new object, so it is judged; holding the
-  subtree (not its ``id``) keeps it alive as long as its verdict.
 - Labels and annotations (which hold the task's name, so they are new on every task) go
   through the rules' own cached predicates mapped in C, the annotations' size counted in
   characters (at most 4 bytes each; a pod near the limit goes the plain way).
@@ -36,7 +29,7 @@ paths on the invalid corpus, cold and warm, and on changes to remembered parts.
 from __future__ import annotations
 
 import marshal
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from ._containers import check_container, check_env
@@ -45,7 +38,7 @@ from ._pod import POD_FIELD_CHECKS, check_pod_field, pod_facts
 from ._report import Problems
 from ._volumes import check_volumes
 
-__all__ = ["ValidParts", "surely_valid", "valid_parts"]
+__all__ = ["surely_valid"]
 
 _LISTS = ("initContainers", "containers")
 _POD_CHECKED = POD_FIELD_CHECKS | {"volumes"}
@@ -53,24 +46,19 @@ _POD_CHECKED = POD_FIELD_CHECKS | {"volumes"}
 # them costs more than their image (the others are checked every time).
 _REMEMBERED = frozenset(("volumes", "affinity", "tolerations", "topologySpreadConstraints",
                          "securityContext", "dnsConfig", "hostAliases"))
-# A compiled layer's pod fields found valid alone: {field: the layer's own subtree}.
-ValidParts = Mapping[str, Any]
-_NOTHING_VOUCHED: tuple[ValidParts, ...] = ()
 
 
-def surely_valid(template: Mapping[str, Any], known: dict[bytes, bool],
-                 vouched: Sequence[ValidParts] = _NOTHING_VOUCHED) -> bool:
+def surely_valid(template: Mapping[str, Any], known: dict[bytes, bool]) -> bool:
     """True only when :func:`check_rules` would find nothing in ``template`` (a final
     PodTemplateSpec); False when it may find something: then run it. ``known`` holds the
-    marshal images of the parts this render found valid; ``vouched`` the
-    :func:`valid_parts` of the compiled layers the pod was folded from."""
+    marshal images of the parts this render found valid."""
     spec = template.get("spec")
     if type(spec) is not dict or not spec.get("containers") or spec.get(
             "ephemeralContainers"):
         return False
     try:
         return _metadata_valid(template.get("metadata")) and \
-            _pod_fields_valid(spec, known, vouched) and _containers_valid(spec, known)
+            _pod_fields_valid(spec, known) and _containers_valid(spec, known)
     except (ValueError, TypeError, AttributeError, KeyError):  # odd data: the plain path
         return False
 
@@ -96,48 +84,20 @@ def _metadata_valid(metadata: Any) -> bool:
     ) <= ANNOTATIONS_MAX_BYTES
 
 
-def valid_parts(fragment: Mapping[str, Any]) -> dict[str, Any]:
-    """The pod fields of a compiled layer's ``fragment`` whose rules read nothing else
-    and that those rules, as on a final pod, find valid alone: ``{field: subtree}``, the
-    fragment's own subtrees. Computed once per layer and kept on it (``Layer.fact``)."""
-    spec = fragment.get("spec")
-    if type(spec) is not dict:
-        return {}
-    found: dict[str, Any] = {}
-    for key in _REMEMBERED.intersection(spec):
-        value = spec[key]
-        try:
-            valid = value is not None and _part_valid(key, value, {key: value})
-        except (ValueError, TypeError, AttributeError, KeyError):  # odd data: judge later
-            valid = False
-        if valid:
-            found[key] = value
-    return found
-
-
-def _part_valid(key: str, value: Any, spec: dict[str, Any]) -> bool:
-    # One of the _REMEMBERED fields, as the plain rules judge it on a final pod.
-    problems = Problems(final=True)
-    if key == "volumes":
-        check_volumes(problems, spec, "spec")
-    else:
-        check_pod_field(problems, "spec", key, value, spec)
-    return not problems
-
-
-def _pod_fields_valid(spec: dict[str, Any], known: dict[bytes, bool],
-                      vouched: Sequence[ValidParts]) -> bool:
+def _pod_fields_valid(spec: dict[str, Any], known: dict[bytes, bool]) -> bool:
     problems = Problems(final=True)
     for key, value in spec.items():
         if value is None or key not in _POD_CHECKED:
             continue
         if key in _REMEMBERED:
-            if _vouched_for(vouched, key, value):
-                continue
             image = _image((key, value))
             if image in known:
                 continue
-            if not _part_valid(key, value, spec):
+            if key == "volumes":
+                check_volumes(problems, spec, "spec")
+            else:
+                check_pod_field(problems, "spec", key, value, spec)
+            if problems:
                 return False
             known[image] = True
         else:
@@ -145,11 +105,6 @@ def _pod_fields_valid(spec: dict[str, Any], known: dict[bytes, bool],
             if problems:
                 return False
     return True
-
-
-def _vouched_for(vouched: Sequence[ValidParts], key: str, value: Any) -> bool:
-    # The very subtree a compiled layer holds (and keeps alive), judged with that layer.
-    return any(parts.get(key) is value for parts in vouched)
 
 
 def _image(part: tuple[Any, ...]) -> bytes:
