@@ -125,14 +125,15 @@ def assign_object_names(tasks: Sequence[Task]) -> list[Task]:
 
 
 def check_final_names(tasks: Sequence[Task], run_id: str | None) -> None:
-    """The operator's name rule (``task_config.check_task_name``) on the names a render
-    gives: a module-qualified name or a run id makes a name longer than the one checked
-    when the task was defined."""
+    """The operator's name rule (``task_config.check_task_name``) on the names a run id
+    gives. A task's ``object_name`` was checked when the task was made (a module-qualified
+    one too: :func:`assign_object_names` makes a new task), so only the run id's suffix
+    is left to judge."""
+    if not run_id:
+        return
     for task in tasks:
-        limit = object_name_limit(task.task_config)
-        final = with_run_id(task.object_name, run_id, limit)
-        if isinstance(task.task_config, ConfigModel) and final != derive_object_name(
-                task.name, limit):
+        final = with_run_id(task.object_name, run_id, object_name_limit(task.task_config))
+        if isinstance(task.task_config, ConfigModel) and final != task.object_name:
             try:
                 task.task_config.check_task_name(final)
             except PodTemplateError as error:
