@@ -19,6 +19,24 @@ Shortcuts of the fold of one role: a layer that sets only the primary container 
 merged there rather than from the pod's root; a layer without magic container names is
 not expanded; a pod whose layers are all proven is not validated whole, once the few
 values no layer gave are checked.
+
+**The first fold made once.** Folding a long-lived layer (a cluster template, the
+platform's interruptible fragment, a task's composed layers) over the empty pod of a
+role gives the same pod for every task it starts: that pod is made once per layer and
+role shape and kept on the layer; each role's fold starts from a copy of its root,
+``metadata``, ``spec`` and container list, sharing what they hold (copy-on-write).
+
+**Definition layers composed.** The layers a task and its roles bring (template,
+settings, override; a role's template and settings) do not change between renders.
+Where several follow one another, they are merged into one layer the first time the
+task renders a role with that primary name, and kept on the task; each render folds that
+one layer in their place. Only layers whose composition gives the same pod as folding
+them one by one, over whatever lies below, are composed: proven valid (so a field keeps
+its type in every layer), clean (no directive, no null: nothing in them acts on what
+lies below except by being merged over it), and without ``default`` entries (whose
+expansion depends on the containers of every layer). For such layers every merge rule is
+associative: keys and keyed items keep the order in which the lowest layer gave them,
+later layers win, unions add what is new in order, atomic lists are replaced.
 """
 
 from __future__ import annotations
@@ -29,7 +47,7 @@ from typing import Any
 from ..errors import PodTemplateError
 from ..merge._fast import Cow, is_clean
 from ..merge.aliases import MAGIC_CONTAINER_NAMES
-from ..merge.engine import clean, merge_into
+from ..merge.engine import clean, expand_container_aliases, merge_into
 from ..merge.rules import PATCH
 from ..model._podcheck import proves_pod_template_spec
 from ..model.names import dns1123_label_ok
@@ -37,6 +55,9 @@ from ..model.podspec import check_pod_spec
 from .layers import Layer
 
 __all__ = [
+    "started_pod",
+    "composable",
+    "composed_runs",
     "composed_valid",
     "empty_pod",
     "expanded_spec",
@@ -47,6 +68,84 @@ __all__ = [
 ]
 
 Fold = Callable[[dict[str, Any], Layer], None]
+
+
+def started_pod(first: Layer, primary: str, names: Sequence[str], init_names: Sequence[str],
+                fold_over_empty: Callable[[], dict[str, Any]], cow: Cow
+                ) -> dict[str, Any] | None:
+    """The pod after ``first`` is folded over the empty pod of a role (``fold_over_empty()``
+    does that fold), made once per role shape and kept on ``first``; None for a layer
+    made for one task. The pod's root, ``metadata``, ``spec`` and container list are its
+    own; what they hold is borrowed by ``cow``."""
+    if first.source is None:
+        return None
+    defaults = (tuple(names), tuple(init_names)) if first.has_default_entries() else None
+    base: dict[str, Any] = first.fact(("started pod", primary, defaults), fold_over_empty)
+    spec = cow.own(base["spec"])
+    containers = spec.get("containers")
+    if containers is None:  # the layer deleted them: the plain fold reports it
+        return None
+    spec["containers"] = cow.own_list(containers)
+    return {"metadata": cow.own(base["metadata"]), "spec": spec}
+
+
+def composable(layer: Layer, primary: str) -> bool:
+    """Whether ``layer`` may be composed with its neighbours (see the module docstring);
+    known once per layer."""
+    return bool(layer.fact("composable", lambda: (
+        layer_proven(layer) and not layer.has_default_entries()
+        and shareable(layer, layer.fragment, None))))
+
+
+def composed_runs(entries: Sequence[tuple[Layer, bool]], primary: str) -> list[Layer]:
+    """The layers of ``entries`` (``(layer, made from the definition)``, lowest first)
+    with each run of two or more composable definition layers replaced by their
+    composition, made once and kept on the run's last layer.
+
+    The definition's layers are the same objects every render (kept on its templates,
+    task and roles), so the composition is made once per task and role. A plugin that
+    makes a role afresh for each render makes its layers afresh too: kept on the last
+    of them, the composition goes with them rather than piling up.
+    """
+    plan: list[Layer] = []
+    run: list[Layer] = []
+    for layer, own in entries:
+        if own and composable(layer, primary):
+            run.append(layer)
+            continue
+        _flush(run, primary, plan)
+        plan.append(layer)
+    _flush(run, primary, plan)
+    return plan
+
+
+def _flush(run: list[Layer], primary: str, plan: list[Layer]) -> None:
+    if len(run) > 1:
+        layers = tuple(run)
+        plan.append(layers[-1].fact(("composed", primary, layers[:-1]),
+                                    lambda: _compose(layers, primary)))
+    else:
+        plan.extend(run)
+    run.clear()
+
+
+def _compose(layers: Sequence[Layer], primary: str) -> Layer:
+    """One layer that folds like ``layers`` one by one: their fragments, primary aliases
+    renamed to ``primary``, merged lowest first."""
+    fragment: dict[str, Any] = {}
+    cow = Cow()  # shares what no later layer changes with the templates, like a fold
+    cow.share = True  # every composable layer is clean and outlives the composition
+    for layer in layers:
+        part = layer.fragment
+        spec = part.get("spec")
+        if spec is not None and has_magic_names(spec, primary, layer.primary_alias):
+            part = {**part, "spec": expand_container_aliases(
+                spec, primary_name=primary, layer_primary_name=layer.primary_alias,
+                container_names=(), init_container_names=())}
+        merge_into(fragment, part, root="", cow=cow)
+    label = " + ".join(layer.label for layer in layers)
+    return Layer(label, fragment, primary, source=layers[-1], variant="composed",
+                 proven=True, clean=True)
 
 
 def empty_pod(primary: str) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from ..policy.attribution import layer_kind
 from ..policy.enforce import enforce_layer, fold_enforce
 from ._fast import (
     Fold,
+    composed_runs,
     composed_valid,
     empty_pod,
     expanded_spec,
@@ -30,6 +31,7 @@ from ._fast import (
     layer_proven,
     primary_only,
     shareable,
+    started_pod,
 )
 from .flyte import resource_tolerations, task_pod_settings
 from .layers import (
@@ -99,9 +101,15 @@ def task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
     """Layers 1-6 of one role, lowest first. Kept on the role spec (made for one task
     and one render) while the task renders: a plugin that inspects them (before or after
     resolution) does not build them again."""
-    layers = role_spec.remember_layers(
+    return [layer for layer, _ in _layer_entries(task, role_spec, context, primary)]
+
+
+def _layer_entries(task: Task, role_spec: RoleSpec, context: RenderContext,
+                   primary: str) -> tuple[tuple[Layer, bool], ...]:
+    """``(layer, made from the definition alone)`` of layers 1-6, remembered on the role
+    spec while the task renders."""
+    return role_spec.remember_layers(
         task, context, primary, lambda: tuple(_task_layers(task, role_spec, context, primary)))
-    return list(layers)
 
 
 def _settings_parts(owner: Task | Role, gpu: str
@@ -164,11 +172,19 @@ def _own_template_layer(of: _RoleInputs, label: str, own: PodTemplate) -> Layer:
 def _task_settings_layer(of: _RoleInputs) -> Layer | None:
     if of.scheduling:
         return None
-    task = of.task
-    parts = _settings_parts(task, of.context.platform.gpu_resource_name)
-    pod = task_pod_settings(task, of.primary, of.context)  # accelerator, shared memory
-    return settings_layer("task settings", parts, primary=of.primary, image=task.image,
-                          command=task.command, args=task.args, pod=pod)
+    task, platform = of.task, of.context.platform
+    gpu = platform.gpu_resource_name
+    accelerator = platform.accelerator_label if task.accelerator else None
+
+    def make() -> Layer | None:
+        parts = _settings_parts(task, gpu)
+        pod = task_pod_settings(task, of.primary, of.context)  # accelerator, shared memory
+        return settings_layer("task settings", parts, primary=of.primary, image=task.image,
+                              command=task.command, args=task.args, pod=pod)
+
+    # Made once per primary name and platform naming, and kept on the task: the same
+    # layer object every render, so what is composed from it is kept too (_fast).
+    return task.compiled(("settings layer", of.primary, gpu, accelerator), make)
 
 
 def _role_named_template_layer(of: _RoleInputs) -> Layer | None:
@@ -191,15 +207,20 @@ def _role_settings_layer(of: _RoleInputs) -> Layer | None:
     role = of.role_spec.role
     if role is None:
         return None
-    parts = _settings_parts(role, of.context.platform.gpu_resource_name)
-    return settings_layer(f"role settings ({of.role_spec.name})", parts, primary=of.primary,
-                          image=role.image)
+    gpu, name = of.context.platform.gpu_resource_name, of.role_spec.name
+    return role.compiled(("settings layer", name, of.primary, gpu), lambda: settings_layer(
+        f"role settings ({name})", _settings_parts(role, gpu), primary=of.primary,
+        image=role.image))
 
 
 # The layers of one role, lowest first: where two set the same field, the later one wins.
 # This list is the order; nothing else in the code base restates it. After these come the
 # platform's defaultResources (filling only what is still unset) and, last, the operator
 # layer of the task type (RoleSpec.operator_layer).
+# The layers made from the task and its roles alone (not from the platform or the run):
+# where they follow one another, the fold takes them composed once (resolve._fast).
+DEFINITION_LAYERS = frozenset({"task template", "task settings", "task override",
+                               "role template", "role settings"})
 LAYER_ORDER: tuple[tuple[str, Callable[[_RoleInputs], Layer | None]], ...] = (
     ("cluster template", _cluster_template_layer),            # 1: named, else default
     ("platform interruptible", _interruptible_layer),         # 1: interruptible tasks
@@ -214,10 +235,11 @@ LAYER_ORDER: tuple[tuple[str, Callable[[_RoleInputs], Layer | None]], ...] = (
 
 
 def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
-                 primary: str) -> list[Layer]:
+                 primary: str) -> list[tuple[Layer, bool]]:
     inputs = _RoleInputs(task, role_spec, context, primary,
                          scheduling=role_spec.inherit == "scheduling")
-    return [layer for _, build in LAYER_ORDER if (layer := build(inputs)) is not None]
+    return [(layer, name in DEFINITION_LAYERS) for name, build in LAYER_ORDER
+            if (layer := build(inputs)) is not None]
 
 
 def _template_layer(context: RenderContext, label: str, template: PodTemplate,
@@ -374,7 +396,8 @@ def operator_layer(task: Task, role_spec: RoleSpec) -> Layer:
 def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
              provenance: dict[str, str] | None, trace: Trace | None) -> dict[str, Any]:
     primary = role_primary(task, role_spec)
-    layers = task_layers(task, role_spec, context, primary)
+    entries = _layer_entries(task, role_spec, context, primary)
+    layers = [layer for layer, _ in entries]
     operator = operator_layer(task, role_spec)
     policy = enforce_layer(context)
     _warn_renamed(task, role_spec, layers, context)
@@ -389,11 +412,17 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     fold: Fold = fold_one
     if provenance is not None and trace is not None:
         fold = _traced(fold, trace)
-    acc = empty_pod(primary)
-    proven = True
-    for layer in layers:  # layers 1-6 (LAYER_ORDER), lowest first
+    # Layers 1-6 (LAYER_ORDER), lowest first; explain records each on its own.
+    plan = layers if provenance is not None else composed_runs(entries, primary)
+    acc = None if cow is None or not plan else _started(plan[0], primary, names, init_names,
+                                                        cow)
+    if acc is None:
+        acc = empty_pod(primary)
+    else:
+        plan = plan[1:]
+    for layer in plan:
         fold(acc, layer)
-        proven = proven and layer_proven(layer)
+    proven = all(layer_proven(layer) for layer in layers)
     _check_primary_kept(acc, primary, layers)
     reconcile_limits(acc, layers, primary, context=context, task=task.name,
                      role=role_spec.name)
@@ -411,6 +440,18 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
                      task=task.name, role=role_spec.name)
         proven = proven and layer_proven(policy)
     return _finalize(acc, task, role_spec, primary, context, proven=proven)
+
+
+def _started(first: Layer, primary: str, names: list[str], init_names: list[str],
+             cow: Cow) -> dict[str, Any] | None:
+    """The pod once ``first`` is folded, the fold made once per role shape (_fast)."""
+    def fold_over_empty() -> dict[str, Any]:
+        acc = empty_pod(primary)
+        _fold(acc, first, primary=primary, names=names, init_names=init_names,
+              provenance=None, cow=Cow())
+        return acc
+
+    return started_pod(first, primary, names, init_names, fold_over_empty, cow)
 
 
 def _traced(fold: Fold, trace: Trace) -> Fold:

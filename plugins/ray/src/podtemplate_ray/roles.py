@@ -120,7 +120,12 @@ def _submitter_role(task: Task, config: Ray, context: RenderContext) -> Role:
         return role
     head_image = config.head.image if config.head is not None else None
     image = head_image or task.image or context.platform.default_image
-    return role.model_copy(update={"image": image}) if image else role
+    if not image:
+        return role
+    # Kept on the config, one per image: the same role every render, so what core
+    # compiles from its layers is kept too.
+    return config.compiled(("submitter role", image),
+                           lambda: role.model_copy(update={"image": image}))
 
 
 def _sets_image(role: Role) -> bool:

@@ -1,0 +1,226 @@
+"""The definition layers composed once (``resolve._fast.composed_runs``) and the first
+fold made once (``resolve._fast.started_pod``) give exactly what folding the layers one
+by one gives - the same pod, key order included, the same error - over whatever the
+platform's layers put below them; and the composition is made once per task and role,
+not once per render."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, reject, settings
+from hypothesis import strategies as st
+from podtemplate import (
+    Platform,
+    PodTemplate,
+    PodTemplateError,
+    Resources,
+    Role,
+    RoleSpec,
+    make_context,
+    resolve_pod,
+    task,
+)
+from podtemplate.model.apiserver import check_pod_template
+from podtemplate.resolve import _fast
+from podtemplate.resolve import pod as pod_module
+from podtemplate.resolve.layers import Layer
+from podtemplate.testing import assert_valid_pod_template
+
+NAMES = st.sampled_from(["a", "b", "c"])
+VALUES = st.sampled_from(["1", "x", "on"])
+CONTAINERS = st.sampled_from(["primary", "main", "side", "trainer", "default"])
+
+
+@st.composite
+def env(draw: Any) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    for _ in range(draw(st.integers(0, 3))):
+        name = draw(st.sampled_from(["A", "B", "C"]))
+        kind = draw(st.sampled_from(["value", "value", "field", "null", "delete"]))
+        if kind == "field":
+            items.append({"name": name, "valueFrom": {"fieldRef": {
+                "fieldPath": "metadata.name"}}})
+        elif kind == "null":
+            items.append({"name": name, "value": None})
+        elif kind == "delete":
+            items.append({"name": name, "$patch": "delete"})
+        else:
+            items.append({"name": name, "value": draw(VALUES)})
+    return items
+
+
+@st.composite
+def container(draw: Any) -> dict[str, Any]:
+    item: dict[str, Any] = {"name": draw(CONTAINERS)}
+    if draw(st.booleans()):
+        item["env"] = draw(env())
+    if draw(st.booleans()):
+        item["image"] = draw(st.sampled_from(["busybox", "envoy:1"]))
+    if draw(st.booleans()):
+        item["args"] = draw(st.lists(VALUES, max_size=2))
+    if draw(st.booleans()):
+        item["volumeMounts"] = [{"name": "data", "mountPath": draw(st.sampled_from(
+            ["/data", "/d2"]))}]
+    if draw(st.booleans()):
+        item["resources"] = {draw(st.sampled_from(["requests", "limits"])): {
+            "memory": draw(st.sampled_from(["1Gi", "2Gi"]))}}
+    return item
+
+
+@st.composite
+def spec(draw: Any) -> dict[str, Any]:
+    """A PodSpec fragment: valid and clean mostly, with directives, nulls and ``default``
+    entries now and then (those layers are not composed)."""
+    out: dict[str, Any] = {}
+    if draw(st.booleans()):
+        out["containers"] = draw(st.lists(container(), max_size=2))
+    if draw(st.booleans()):
+        out["volumes"] = [{"name": "data", "emptyDir": draw(st.sampled_from(
+            [{}, {"medium": "Memory"}]))}]
+    if draw(st.booleans()):
+        out["tolerations"] = [{"key": draw(NAMES), "operator": "Exists"}
+                              for _ in range(draw(st.integers(1, 2)))]
+    if draw(st.booleans()):
+        out["nodeSelector"] = {draw(NAMES): draw(st.one_of(VALUES, st.none()))}
+    if draw(st.booleans()):
+        out["securityContext"] = {"runAsNonRoot": draw(st.booleans())}
+    if draw(st.integers(0, 5)) == 0:
+        out["containers"] = [{"$patch": "replace"}, *out.get("containers", [])]
+    return out
+
+
+def template(draw: Any) -> PodTemplate | None:
+    if not draw(st.booleans()):
+        return None
+    labels = {"team": draw(VALUES)} if draw(st.booleans()) else {}
+    return PodTemplate(draw(spec()), labels=labels,
+                       primary_container_name=draw(st.sampled_from(["primary", "main"])))
+
+
+@st.composite
+def cases(draw: Any) -> tuple[Any, RoleSpec, Platform]:
+    try:
+        return _case(draw)
+    except PodTemplateError:  # refused when defined (a duplicate key...): not a case
+        reject()
+
+
+def _case(draw: Any) -> tuple[Any, RoleSpec, Platform]:
+    def job() -> None: ...
+
+    made = task(name="t", pod_template=template(draw),
+                env={"E": draw(VALUES)} if draw(st.booleans()) else None,
+                image=draw(st.sampled_from([None, "python:3.12"])),
+                requests=draw(st.sampled_from([None, Resources(memory="2Gi")])))(job)
+    override = template(draw)
+    if override is not None:
+        made = made.with_overrides(pod_template=override)
+    role = Role(pod_template=template(draw), image=draw(st.sampled_from([None, "img:2"])),
+                env={"R": "1"} if draw(st.booleans()) else None)
+    role_spec = RoleSpec(name="worker", template_path="spec.worker",
+                         container_name=draw(st.sampled_from([None, "trainer"])), role=role,
+                         inherit=draw(st.sampled_from(["all", "all", "scheduling"])))
+    base = draw(spec())
+    if not base:
+        return made, role_spec, Platform(defaultImage="python:3.11")
+    platform = Platform(defaultImage="python:3.11", interruptible=base)
+    return made.with_overrides(interruptible=True), role_spec, platform
+
+
+def _resolve(made: Any, role_spec: RoleSpec, platform: Platform, *, plain: bool = False
+             ) -> str:
+    """The pod as JSON text (key order and 1 / 1.0 / True told apart), or the error;
+    ``plain``: folded layer by layer, with no fast path (recording provenance does that)."""
+    try:
+        pod = resolve_pod(made, role_spec, make_context(platform=platform),
+                          provenance={} if plain else None)
+    except PodTemplateError as error:
+        return f"error: {error}"
+    problems = check_pod_template(pod)  # the render refuses such a pod (check_final_pods)
+    if problems:
+        return f"refused: {problems[0]}"
+    assert_valid_pod_template(pod)
+    return json.dumps(pod)
+
+
+def _plain(entries: Any, primary: str) -> list[Layer]:
+    return [layer for layer, _ in entries]
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                 HealthCheck.too_slow])
+@given(case=cases())
+def test_composed_layers_fold_as_the_layers_one_by_one(
+        case: tuple[Any, RoleSpec, Platform], monkeypatch: pytest.MonkeyPatch) -> None:
+    made, role_spec, platform = case
+    composed = _resolve(made, role_spec, platform)
+    again = _resolve(made, role_spec, platform)  # served from what the first one kept
+    with monkeypatch.context() as patched:
+        patched.setattr(pod_module, "composed_runs", _plain)
+        uncomposed = _resolve(made, role_spec, platform)
+    plain = _resolve(made, role_spec, platform, plain=True)
+    assert composed == plain
+    assert again == plain
+    assert uncomposed == plain
+
+
+def _sample() -> tuple[Any, RoleSpec]:
+    def job() -> None: ...
+
+    made = task(name="t", env={"A": "1"}, pod_template=PodTemplate(
+        {"containers": [{"name": "primary", "env": [{"name": "B", "value": "2"}]},
+                        {"name": "side", "image": "envoy:1"}],
+         "tolerations": [{"key": "k", "operator": "Exists"}]}))(job)
+    role = Role(pod_template=PodTemplate({"nodeSelector": {"pool": "gpu"}}), env={"R": "1"})
+    return made, RoleSpec(name="worker", template_path="spec.worker",
+                          container_name="trainer", role=role)
+
+
+def test_the_composition_is_made_once_and_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    made, role_spec = _sample()
+    composed: list[str] = []
+    real = _fast._compose
+
+    def spy(layers: Any, primary: str) -> Layer:
+        layer = real(layers, primary)
+        composed.append(layer.label)
+        return layer
+
+    monkeypatch.setattr(_fast, "_compose", spy)
+    pods = [resolve_pod(made, role_spec, make_context(platform=Platform(
+        defaultImage="python:3.11"))) for _ in range(3)]
+    assert composed == ["task template + task settings + role template (worker) + "
+                        "role settings (worker)"]
+    assert pods[0] == pods[1] == pods[2]
+    names = [c["name"] for c in pods[0]["spec"]["containers"]]
+    assert names == ["trainer", "side"]
+    trainer = pods[0]["spec"]["containers"][0]
+    assert [e["name"] for e in trainer["env"]] == ["B", "A", "R"]
+
+
+def test_a_layer_with_a_directive_is_folded_on_its_own(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    def job() -> None: ...
+
+    made = task(name="t", env={"A": "1"}, pod_template=PodTemplate(
+        {"tolerations": [{"key": "k", "operator": "Exists"}, {"$patch": "delete",
+                                                             "key": "spot"}]}))(job)
+    role_spec = RoleSpec(name="pod", template_path="")
+    folded: list[str] = []
+    real = pod_module._fold
+
+    def spy(acc: dict[str, Any], layer: Layer, **kwargs: Any) -> None:
+        folded.append(layer.label)
+        real(acc, layer, **kwargs)
+
+    monkeypatch.setattr(pod_module, "_fold", spy)
+    platform = Platform(defaultImage="python:3.11",
+                        interruptible={"tolerations": [{"key": "spot", "operator": "Exists"}]})
+    pod = resolve_pod(made.with_overrides(interruptible=True), role_spec,
+                      make_context(platform=platform))
+    assert folded[:3] == ["platform interruptible", "task template", "task settings"]
+    assert [t["key"] for t in pod["spec"]["tolerations"]] == ["k"]
