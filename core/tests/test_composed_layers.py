@@ -146,7 +146,7 @@ def _resolve(made: Any, role_spec: RoleSpec, platform: Platform, *, plain: bool 
     return json.dumps(pod)
 
 
-def _plain(entries: Any, primary: str) -> list[Layer]:
+def _plain(entries: Any, primary: str, slots: Any) -> list[Layer]:
     return [layer for layer, _ in entries]
 
 
@@ -196,6 +196,15 @@ def test_the_composition_is_made_once_and_used(monkeypatch: pytest.MonkeyPatch) 
     assert composed == ["task template + task settings + role template (worker) + "
                         "role settings (worker)"]
     assert pods[0] == pods[1] == pods[2]
+    # A role made afresh (as some plugins do per render) is composed again, in the same
+    # slot of the task: nothing piles up.
+    fresh = RoleSpec(name="worker", template_path="spec.worker", container_name="trainer",
+                     role=role_spec.role.model_copy() if role_spec.role else None)
+    assert resolve_pod(made, fresh, make_context(platform=Platform(
+        defaultImage="python:3.11"))) == pods[0]
+    assert len(composed) == 2
+    slots = made.compiled(("composed runs", "worker", "trainer"), dict)
+    assert list(slots) == [0]
     names = [c["name"] for c in pods[0]["spec"]["containers"]]
     assert names == ["trainer", "side"]
     trainer = pods[0]["spec"]["containers"][0]

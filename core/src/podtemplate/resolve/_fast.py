@@ -55,7 +55,7 @@ from ..model.podspec import check_pod_spec
 from .layers import Layer
 
 __all__ = [
-    "started_pod",
+    "Slots",
     "composable",
     "composed_runs",
     "composed_valid",
@@ -65,6 +65,7 @@ __all__ = [
     "layer_proven",
     "primary_only",
     "shareable",
+    "started_pod",
 ]
 
 Fold = Callable[[dict[str, Any], Layer], None]
@@ -97,15 +98,21 @@ def composable(layer: Layer, primary: str) -> bool:
         and shareable(layer, layer.fragment, None))))
 
 
-def composed_runs(entries: Sequence[tuple[Layer, bool]], primary: str) -> list[Layer]:
+Slots = dict[int, tuple[tuple[Layer, ...], Layer]]
+
+
+def composed_runs(entries: Sequence[tuple[Layer, bool]], primary: str, slots: Slots
+                  ) -> list[Layer]:
     """The layers of ``entries`` (``(layer, made from the definition)``, lowest first)
     with each run of two or more composable definition layers replaced by their
-    composition, made once and kept on the run's last layer.
+    composition. ``slots`` (kept on the task, one per role and primary name) holds the
+    last composition of each run with the layers it was made from.
 
     The definition's layers are the same objects every render (kept on its templates,
-    task and roles), so the composition is made once per task and role. A plugin that
-    makes a role afresh for each render makes its layers afresh too: kept on the last
-    of them, the composition goes with them rather than piling up.
+    task and roles), so the composition is made once per task and role. Where a plugin
+    makes a role afresh for each render, its layers are new and the run is composed
+    again, replacing the one before: nothing piles up on the task, nor on a role or
+    template that many tasks share.
     """
     plan: list[Layer] = []
     run: list[Layer] = []
@@ -113,17 +120,19 @@ def composed_runs(entries: Sequence[tuple[Layer, bool]], primary: str) -> list[L
         if own and composable(layer, primary):
             run.append(layer)
             continue
-        _flush(run, primary, plan)
+        _flush(run, primary, plan, slots)
         plan.append(layer)
-    _flush(run, primary, plan)
+    _flush(run, primary, plan, slots)
     return plan
 
 
-def _flush(run: list[Layer], primary: str, plan: list[Layer]) -> None:
+def _flush(run: list[Layer], primary: str, plan: list[Layer], slots: Slots) -> None:
     if len(run) > 1:
         layers = tuple(run)
-        plan.append(layers[-1].fact(("composed", primary, layers[:-1]),
-                                    lambda: _compose(layers, primary)))
+        held = slots.get(len(plan))  # the run's place in the plan
+        if held is None or held[0] != layers:  # Layer equality is identity
+            held = slots[len(plan)] = (layers, _compose(layers, primary))
+        plan.append(held[1])
     else:
         plan.extend(run)
     run.clear()

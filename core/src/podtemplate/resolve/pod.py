@@ -413,7 +413,8 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     if provenance is not None and trace is not None:
         fold = _traced(fold, trace)
     # Layers 1-6 (LAYER_ORDER), lowest first; explain records each on its own.
-    plan = layers if provenance is not None else composed_runs(entries, primary)
+    plan = layers if provenance is not None else composed_runs(
+        entries, primary, task.compiled(("composed runs", role_spec.name, primary), dict))
     acc = None if cow is None or not plan else _started(plan[0], primary, names, init_names,
                                                         cow)
     if acc is None:
