@@ -26,8 +26,8 @@ from .timing import (
     render_streamed,
 )
 
-__all__ = ["Throughput", "throughput", "task_scaling", "floor_scaling", "template_scaling",
-           "explain_cost_off", "digest"]
+__all__ = ["Throughput", "throughput", "first_render", "task_scaling", "floor_scaling",
+           "template_scaling", "explain_cost_off", "digest"]
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,14 @@ def throughput(tasks: Sequence[Task], platform: Path, repeat: int, *, clean: boo
 
 
 TaskSet = Callable[[], Sequence[Task]]
+
+
+def first_render(tasks_of: TaskSet, platform: Path, repeat: int) -> tuple[float, ...]:
+    """Seconds of the first render of tasks just defined, ``repeat`` times, each on a
+    task set made afresh before its clock starts: what a one-off ``podtemplate render``
+    pays, compiling on first use what later renders of the same definitions reuse (the
+    throughput figures time those later renders). No collection before the clock."""
+    return tuple(render_in_memory(tasks_of(), platform, clean=False) for _ in range(repeat))
 
 
 def task_scaling(small: TaskSet, large: TaskSet, platform: Path, repeat: int,

@@ -20,6 +20,7 @@ from .e2e import run_cli, write_task_module
 from .figures import (
     digest,
     explain_cost_off,
+    first_render,
     floor_scaling,
     task_scaling,
     template_scaling,
@@ -117,6 +118,7 @@ def measure(options: argparse.Namespace, types: list[str], scratch: Path) -> Rep
                                                         clean=False)
         report.realistic_digest = digest(realistic_output)
         del realistic_output
+        report.realistic_first = first_render(realistic, platform, _more(repeat))
     # Each render of the scaling figures holds only its own task set (see task_scaling).
 
     def small() -> list[Task]:

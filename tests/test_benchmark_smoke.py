@@ -38,6 +38,9 @@ def test_harness_prints_every_figure_as_its_last_line() -> None:
     realistic = figures["realistic"]
     assert realistic["tasks"] == 12 and realistic["tasks_per_s"] > 0
     assert isinstance(realistic["floor_ratio"], float)
+    # the first render of tasks just defined compiles what later renders reuse
+    assert realistic["first_render_tasks_per_s"] > 0
+    assert realistic["first_render_over_later"] > 0
     if importlib.util.find_spec("flytekit") is None:  # the project's venvs have none
         assert side is None and realistic["flytekit_target_met"] is None
         assert any("flytekit is not installed" in note for note in figures["skipped"])
