@@ -23,6 +23,7 @@ from podtemplate import (
     resolve_pod,
     task,
 )
+from podtemplate.merge.engine import expand_container_aliases
 from podtemplate.model.apiserver import check_pod_template
 from podtemplate.resolve import _fast
 from podtemplate.resolve import pod as pod_module
@@ -191,24 +192,30 @@ def test_the_composition_is_made_once_and_used(monkeypatch: pytest.MonkeyPatch) 
         return layer
 
     monkeypatch.setattr(_fast, "_compose", spy)
-    pods = [resolve_pod(made, role_spec, make_context(platform=Platform(
-        defaultImage="python:3.11"))) for _ in range(3)]
+    def render(spec: RoleSpec) -> dict[str, Any]:
+        return resolve_pod(made, spec, make_context(platform=Platform(
+            defaultImage="python:3.11")))
+
+    pods = [render(role_spec) for _ in range(3)]
+    # Composed the second time the same layers come (the first render folds them one by
+    # one), and reused after.
     assert composed == ["task template + task settings + role template (worker) + "
                         "role settings (worker)"]
     assert pods[0] == pods[1] == pods[2]
-    # A role made afresh (as some plugins do per render) is composed again, in the same
-    # slot of the task: nothing piles up.
-    fresh = RoleSpec(name="worker", template_path="spec.worker", container_name="trainer",
-                     role=role_spec.role.model_copy() if role_spec.role else None)
-    assert resolve_pod(made, fresh, make_context(platform=Platform(
-        defaultImage="python:3.11"))) == pods[0]
-    assert len(composed) == 2
-    slots = made.compiled(("composed runs", "worker", "trainer"), dict)
-    assert list(slots) == [0]
     names = [c["name"] for c in pods[0]["spec"]["containers"]]
     assert names == ["trainer", "side"]
     trainer = pods[0]["spec"]["containers"][0]
     assert [e["name"] for e in trainer["env"]] == ["B", "A", "R"]
+    # A role made afresh (as some plugins do per render) has new layers: folded one by
+    # one, in the same slot of the task; composed if they come again. Nothing piles up.
+    fresh = RoleSpec(name="worker", template_path="spec.worker", container_name="trainer",
+                     role=role_spec.role.model_copy() if role_spec.role else None)
+    assert render(fresh) == pods[0]
+    assert len(composed) == 1
+    assert render(fresh) == pods[0]
+    assert len(composed) == 2
+    slots = made.compiled(("composed runs", "worker", "trainer"), dict)
+    assert list(slots) == [0]
 
 
 def test_a_layer_with_a_directive_is_folded_on_its_own(monkeypatch: pytest.MonkeyPatch
@@ -233,3 +240,22 @@ def test_a_layer_with_a_directive_is_folded_on_its_own(monkeypatch: pytest.Monke
                       make_context(platform=platform))
     assert folded[:3] == ["platform interruptible", "task template", "task settings"]
     assert [t["key"] for t in pod["spec"]["tolerations"]] == ["k"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(fragment=spec(), primary=st.sampled_from(["primary", "trainer", "main"]),
+       alias=st.sampled_from(["primary", "main", None]))
+def test_a_renamed_primary_alias_is_the_full_expansion(fragment: dict[str, Any], primary: str,
+                                                       alias: str | None) -> None:
+    """The shortcut that renames the one aliased entry gives the expansion's pod data."""
+    def full() -> dict[str, Any]:
+        return expand_container_aliases(fragment, primary_name=primary,
+                                        layer_primary_name=alias,
+                                        container_names=[primary, "side"],
+                                        init_container_names=[])
+
+    try:
+        expected = json.dumps(full())
+    except PodTemplateError:
+        reject()
+    assert json.dumps(_fast.aliases_expanded(fragment, primary, alias, full)) == expected

@@ -4,14 +4,16 @@ same output, key order included, and the same provenance, on generated layers.""
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from podtemplate.errors import MergeError
 from podtemplate.merge import _fast
 from podtemplate.merge import engine as engine_module
-from podtemplate.merge.engine import merge, merge_into
+from podtemplate.merge.engine import merge, merge_into, rules_at
 
 PLAIN_LEAF = st.one_of(st.sampled_from(["a", "b", "1"]), st.integers(0, 2), st.booleans())
 NAMES = st.sampled_from(["A", "B", "C", "D"])
@@ -112,3 +114,67 @@ def test_the_fast_paths_are_taken_and_the_plain_switch_turns_them_off(
             "tolerations": [{"key": "a", "operator": "Exists"}]}
     merge(spec, spec)
     assert {"is_flat", "plain_values", "union_position"} <= set(taken)
+
+
+@st.composite
+def odd_fragments(draw: Any) -> dict[str, Any]:
+    """A layer, now and then with what a merge over nothing changes: a duplicate key or
+    union item, a tuple, a dict subclass, a null item, a replace marker, a stray ``$``
+    key, a key the merge refuses."""
+    spec = draw(layers())
+    twist = draw(st.sampled_from(["none", "none", "dup-env", "dup-toleration", "tuple",
+                                  "subclass", "null-item", "replace", "dollar",
+                                  "dict-key", "ports", "empty"]))
+    container = spec["containers"][0]
+    if twist == "dup-env":
+        container["env"] = [{"name": "A", "value": "1"}, {"name": "A", "value": "1"}]
+    elif twist == "dup-toleration":
+        spec["tolerations"] = [{"key": "k", "operator": "Exists"}] * 2
+    elif twist == "tuple":
+        container["args"] = ("a", "b")
+    elif twist == "subclass":
+        spec["nodeSelector"] = OrderedDict(a="1")
+    elif twist == "null-item":
+        spec["tolerations"] = [None]
+    elif twist == "replace":
+        spec["containers"] = [{"$patch": "replace"}, container]
+    elif twist == "dollar":
+        container["$setElementOrder/env"] = [{"name": "A"}]
+    elif twist == "dict-key":
+        container["env"] = [{"name": {"x": 1}, "value": "1"}]
+    elif twist == "ports":  # the same key once the protocol default is filled in
+        container["ports"] = [{"containerPort": 80}, {"containerPort": 80, "protocol": "TCP"}]
+    elif twist == "empty":
+        spec["volumes"] = []
+    return spec
+
+
+def _clean_by_definition(fragment: dict[str, Any]) -> bool:
+    try:
+        return _fast.is_clean(fragment, merge_into({}, fragment))
+    except MergeError:
+        return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(fragment=odd_fragments())
+def test_clean_as_merged_tells_what_the_merge_over_nothing_tells(fragment: dict[str, Any]
+                                                                 ) -> None:
+    assert _fast.clean_as_merged(fragment, rules_at("spec")) == _clean_by_definition(fragment)
+
+
+def test_clean_as_merged_finds_each_change_of_the_merge() -> None:
+    node = rules_at("spec")
+    clean = {"containers": [{"name": "m", "env": [{"name": "A", "value": "1"}]}],
+             "tolerations": [{"key": "k", "operator": "Exists"}]}
+    assert _fast.clean_as_merged(clean, node)
+    for changed in (
+        {**clean, "nodeSelector": None},
+        {**clean, "tolerations": [{"key": "k", "operator": "Exists"}] * 2},
+        {**clean, "containers": [{"name": "m"}, {"name": "m"}]},
+        {**clean, "containers": [{"name": "m", "args": ("x",)}]},
+        {**clean, "containers": [{"$patch": "replace"}, {"name": "m"}]},
+        {**clean, "$patch": "merge"},
+    ):
+        assert not _fast.clean_as_merged(changed, node)
+        assert not _clean_by_definition(changed)

@@ -392,7 +392,11 @@ def test_render_is_deterministic_and_leaves_inputs_alone(render_rayjob: Render) 
     second = render_rayjob(make_task(config, pod_template=template))
     assert first == second
     assert (template.pod_spec, config.model_dump()) == before
-    cluster = first["spec"]["rayClusterSpec"]
+    # Read-only manifests may share what no layer changed (copy-on-write); copy=True
+    # gives each pod its own.
+    copied = render_rayjob(make_task(config, pod_template=template), copy=True)
+    assert copied == first
+    cluster = copied["spec"]["rayClusterSpec"]
     head, worker = cluster["headGroupSpec"]["template"], cluster["workerGroupSpecs"][0]["template"]
     assert head["spec"]["tolerations"] is not worker["spec"]["tolerations"]
 

@@ -16,6 +16,11 @@ and each function has a plain counterpart in :mod:`.engine` that gives the same 
   reference, and copies an object it took only when a later layer changes something
   inside it, one level at a time: new dicts only along the paths that change. The
   result is equal to the plain fold's; it shares read-only subtrees with the templates.
+- **Clean, known in one walk** (:func:`clean_as_merged`). Whether a layer is clean is
+  defined as :func:`is_clean` of the layer and of its merge over nothing; one walk that
+  looks for what that merge would change (a directive, a null, a tuple, a duplicate key
+  or union item) tells the same without making the merge. It is asked once of every
+  template, so it is most of what a first render pays per template.
 """
 
 from __future__ import annotations
@@ -23,12 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .rules import PATCH
+from .items import ident
+from .rules import EMPTY, MAP, PATCH, PLAIN, SET, UNION, Malformed, Node, key_of
 
-__all__ = ["PLAIN", "SEARCHED", "Cow", "is_clean", "is_flat", "plain_values",
-           "same_json", "union_position"]
+__all__ = ["PLAIN", "SEARCHED", "Cow", "clean_as_merged", "is_clean", "is_flat",
+           "plain_values", "same_json", "union_position"]
 
-PLAIN = frozenset({str, int, bool, float})  # leaf types, set as they are
 SEARCHED = 16  # union lists up to this length (old and new items) are searched, not indexed
 
 
@@ -111,3 +116,70 @@ def same_json(a: Any, b: Any) -> bool:
     if kind is list:
         return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
+
+
+def clean_as_merged(fragment: Any, node: Node) -> bool:
+    """``is_clean(fragment, merge_into({}, fragment))`` for a fragment at ``node`` of a
+    PodTemplateSpec, without the merge: False where the merge would drop, convert or
+    combine something - and where it would refuse the fragment (the merge of the fold
+    then reports it)."""
+    try:
+        return _clean_object(fragment, node)
+    except (Malformed, TypeError):  # a key the merge refuses or cannot index
+        return False
+
+
+def _clean_object(value: Any, node: Node) -> bool:
+    if type(value) is not dict or PATCH in value:
+        return False
+    fields, fallback = node.fields, node.fallback
+    for key, item in value.items():
+        kind = type(item)
+        if kind in PLAIN:
+            continue
+        if kind is dict:
+            if not _clean_object(item, fields.get(key, fallback)):
+                return False
+        elif kind is list:
+            if (isinstance(key, str) and key.startswith("$")) or not _clean_list(
+                    item, fields.get(key, fallback)):
+                return False
+        elif item is None or isinstance(item, (dict, list, tuple)):
+            return False  # dropped, or made a plain dict or list
+    return True
+
+
+def _clean_list(items: list[Any], node: Node) -> bool:
+    kind = node.kind
+    item_node = node.item or EMPTY
+    if kind == MAP:
+        keys: set[Any] = set()
+        for item in items:
+            if type(item) is not dict or PATCH in item:
+                return False
+            key = key_of(item, node)
+            if key in keys:
+                return False  # merged into one
+            keys.add(key)
+            if not _clean_object(item, item_node):
+                return False
+        return True
+    if kind not in (UNION, SET) and plain_values(items):
+        return True  # an atomic list of plain values is copied whole
+    seen: set[Any] = set()
+    for item in items:
+        kind_of_item = type(item)
+        if kind_of_item is dict:
+            if not _clean_object(item, item_node):
+                return False
+        elif kind_of_item is list:
+            if not _clean_list(item, item_node):
+                return False
+        elif item is None or isinstance(item, (dict, list, tuple)):
+            return False
+        if kind in (UNION, SET):
+            identity = ident(item)
+            if identity in seen:
+                return False  # an exact duplicate, dropped
+            seen.add(identity)
+    return True

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._fast import PLAIN
-from .rules import PATCH, SET, Malformed, Node
+from .rules import PATCH, PLAIN, SET, Malformed, Node
 
 __all__ = ["ident", "union_delete"]
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 ATOMIC = "atomic"  # the higher layer's list replaces the lower one
+PLAIN = frozenset({str, int, bool, float})  # leaf types, set as they are
 SET = "set"  # union of plain values, order kept, duplicates dropped
 MAP = "map"  # items matched by key fields and merged recursively
 UNION = "union"  # union of whole items, exact duplicates dropped

@@ -28,9 +28,9 @@ role shape and kept on the layer; each role's fold starts from a copy of its roo
 
 **Definition layers composed.** The layers a task and its roles bring (template,
 settings, override; a role's template and settings) do not change between renders.
-Where several follow one another, they are merged into one layer the first time the
-task renders a role with that primary name, and kept on the task; each render folds that
-one layer in their place. Only layers whose composition gives the same pod as folding
+Where several follow one another, they are merged into one layer the second time the
+task renders a role with that primary name, and kept on the task; each later render
+folds that one layer in their place. Only layers whose composition gives the same pod as folding
 them one by one, over whatever lies below, are composed: proven valid (so a field keeps
 its type in every layer), clean (no directive, no null: nothing in them acts on what
 lies below except by being merged over it), and without ``default`` entries (whose
@@ -45,9 +45,9 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from ..errors import PodTemplateError
-from ..merge._fast import Cow, is_clean
+from ..merge._fast import Cow, clean_as_merged
 from ..merge.aliases import MAGIC_CONTAINER_NAMES
-from ..merge.engine import clean, expand_container_aliases, merge_into
+from ..merge.engine import clean, expand_container_aliases, merge_into, rules_at
 from ..merge.rules import PATCH
 from ..model._podcheck import proves_pod_template_spec
 from ..model.names import dns1123_label_ok
@@ -56,6 +56,7 @@ from .layers import Layer
 
 __all__ = [
     "Slots",
+    "aliases_expanded",
     "composable",
     "composed_runs",
     "composed_valid",
@@ -98,21 +99,23 @@ def composable(layer: Layer, primary: str) -> bool:
         and shareable(layer, layer.fragment, None))))
 
 
-Slots = dict[int, tuple[tuple[Layer, ...], Layer]]
+Slots = dict[int, tuple[tuple[Layer, ...], Layer | None]]
 
 
 def composed_runs(entries: Sequence[tuple[Layer, bool]], primary: str, slots: Slots
                   ) -> list[Layer]:
     """The layers of ``entries`` (``(layer, made from the definition)``, lowest first)
     with each run of two or more composable definition layers replaced by their
-    composition. ``slots`` (kept on the task, one per role and primary name) holds the
-    last composition of each run with the layers it was made from.
+    composition. ``slots`` (kept on the task, one per role and primary name) holds, for
+    each run, the layers it last had and their composition.
 
-    The definition's layers are the same objects every render (kept on its templates,
-    task and roles), so the composition is made once per task and role. Where a plugin
-    makes a role afresh for each render, its layers are new and the run is composed
-    again, replacing the one before: nothing piles up on the task, nor on a role or
-    template that many tasks share.
+    A run is composed the second time the same layers come: the first render of a task
+    folds them one by one (composing them as well would cost that render one more fold),
+    and later renders of the same definitions, which reuse the composition, fold one
+    layer. The definition's layers are the same objects every render (kept on its
+    templates, task and roles). Where a plugin makes a role afresh for each render, its
+    layers are new, so they are folded one by one; the slot is replaced, so nothing
+    piles up on the task, nor on a role or template that many tasks share.
     """
     plan: list[Layer] = []
     run: list[Layer] = []
@@ -129,13 +132,29 @@ def composed_runs(entries: Sequence[tuple[Layer, bool]], primary: str, slots: Sl
 def _flush(run: list[Layer], primary: str, plan: list[Layer], slots: Slots) -> None:
     if len(run) > 1:
         layers = tuple(run)
-        held = slots.get(len(plan))  # the run's place in the plan
+        place = len(plan)  # the run's place in the plan
+        held = slots.get(place)
         if held is None or held[0] != layers:  # Layer equality is identity
-            held = slots[len(plan)] = (layers, _compose(layers, primary))
-        plan.append(held[1])
+            slots[place] = (layers, None)  # the first time: folded one by one
+            plan.extend(run)
+        else:
+            composed = held[1]
+            if composed is None:
+                composed = _compose(layers, primary)
+                slots[place] = (layers, composed)
+            plan.append(composed)
     else:
         plan.extend(run)
     run.clear()
+
+
+def _primary_renamed(spec: Mapping[str, Any], primary: str, alias: str | None
+                     ) -> Mapping[str, Any]:
+    """A composable layer's spec with its primary alias resolved (it has no default
+    entries, so no other container name matters)."""
+    return aliases_expanded(spec, primary, alias, lambda: expand_container_aliases(
+        spec, primary_name=primary, layer_primary_name=alias, container_names=(),
+        init_container_names=()))
 
 
 def _compose(layers: Sequence[Layer], primary: str) -> Layer:
@@ -148,9 +167,7 @@ def _compose(layers: Sequence[Layer], primary: str) -> Layer:
         part = layer.fragment
         spec = part.get("spec")
         if spec is not None and has_magic_names(spec, primary, layer.primary_alias):
-            part = {**part, "spec": expand_container_aliases(
-                spec, primary_name=primary, layer_primary_name=layer.primary_alias,
-                container_names=(), init_container_names=())}
+            part = {**part, "spec": _primary_renamed(spec, primary, layer.primary_alias)}
         merge_into(fragment, part, root="", cow=cow)
     label = " + ".join(layer.label for layer in layers)
     return Layer(label, fragment, primary, source=layers[-1], variant="composed",
@@ -163,7 +180,7 @@ def empty_pod(primary: str) -> dict[str, Any]:
 
 
 def expanded_spec(layer: Layer, primary: str, names: Sequence[str],
-                  init_names: Sequence[str], expand: Callable[[], dict[str, Any]]
+                  init_names: Sequence[str], expand: Callable[[], Mapping[str, Any]]
                   ) -> tuple[Hashable | None, Mapping[str, Any]]:
     """``(key, expand())`` - the layer's spec with its magic container names resolved -
     done once for a template's layer and each role shape, and kept on the layer under
@@ -180,13 +197,14 @@ def shareable(layer: Layer, fragment: Mapping[str, Any], expansion: Hashable | N
     """Whether a copy-on-write fold may take ``fragment`` (the layer's fragment, or its
     expansion under ``expansion``) by reference: it belongs to a template's layer, which
     is immutable and outlives every render, and it is clean (see
-    :func:`podtemplate.merge._fast.is_clean`); known once per layer and expansion."""
+    :func:`podtemplate.merge._fast.is_clean`, found in one walk by
+    :func:`~podtemplate.merge._fast.clean_as_merged`); known once per layer and
+    expansion."""
     if layer.source is None:
         # Made for one task: copied, as a plugin may change it after the render, unless
         # core built it clean from immutable parts (settings, defaultResources).
         return layer.clean
-    return layer.fact(("clean", expansion),
-                      lambda: is_clean(fragment, merge_into({}, fragment, root="")))
+    return layer.fact(("clean", expansion), lambda: clean_as_merged(fragment, rules_at("")))
 
 
 def layer_proven(layer: Layer) -> bool:
@@ -247,6 +265,36 @@ def primary_only(fragment: Mapping[str, Any], primary: str, acc: dict[str, Any],
             found: dict[str, Any] = container
             return found
     return None
+
+
+def aliases_expanded(spec: Mapping[str, Any], primary: str, alias: str | None,
+                     expand: Callable[[], dict[str, Any]]) -> Mapping[str, Any]:
+    """``expand()`` (the layer's magic container names resolved, a deep copy), or, when
+    the only magic name is one entry under the primary alias, the spec with that entry
+    renamed: the same pod data (templates are plain JSON-shaped data), sharing all but
+    the container list and the renamed entry, read only like every fragment."""
+    containers = spec.get("containers")
+    if type(containers) is not list or _init_defaults(spec):
+        return expand()
+    found = None
+    for position, container in enumerate(containers):
+        name = container.get("name") if type(container) is dict else None
+        if name is None or name in MAGIC_CONTAINER_NAMES or name == primary:
+            return expand()  # a default entry, or a literal one to compose with
+        if name == alias:
+            if found is not None:
+                return expand()  # two entries composed into one
+            found = position
+    if found is None:
+        return expand()
+    renamed = list(containers)
+    renamed[found] = {**containers[found], "name": primary}
+    return {**spec, "containers": renamed}
+
+
+def _init_defaults(spec: Mapping[str, Any]) -> bool:
+    return any(type(c) is dict and c.get("name") in MAGIC_CONTAINER_NAMES
+               for c in spec.get("initContainers") or ())
 
 
 def has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:

@@ -23,6 +23,7 @@ from ..policy.attribution import layer_kind
 from ..policy.enforce import enforce_layer, fold_enforce
 from ._fast import (
     Fold,
+    aliases_expanded,
     composed_runs,
     composed_valid,
     empty_pod,
@@ -308,10 +309,11 @@ def _fold(acc: dict[str, Any], layer: Layer, *, primary: str, names: Sequence[st
     expansion = None
     spec = fragment.get("spec")
     if spec is not None and has_magic_names(spec, primary, layer.primary_alias):
-        def expand() -> dict[str, Any]:
-            return expand_container_aliases(
-                spec, primary_name=primary, layer_primary_name=layer.primary_alias,
-                container_names=names, init_container_names=init_names)
+        def expand() -> Mapping[str, Any]:
+            return aliases_expanded(spec, primary, layer.primary_alias, lambda: (
+                expand_container_aliases(
+                    spec, primary_name=primary, layer_primary_name=layer.primary_alias,
+                    container_names=names, init_container_names=init_names)))
 
         expansion, expanded = expanded_spec(layer, primary, names, init_names, expand)
         fragment = {**fragment, "spec": expanded}
