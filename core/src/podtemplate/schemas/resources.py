@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..resolve.pod import role_primary, task_layers
+from . import _fast as fast
 from ._compiled import Node
 from .crd import Crd, CrdProblem, shipped_crd, validate_custom_resource
 
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
     from ..model.task import Task
 
 __all__ = ["CrdIndex", "LocatedProblem", "crd_index", "locate", "check_rendered",
-           "path_segments", "pod_field"]
+           "core_fields_fit", "path_segments", "pod_field", "proven_pods", "target"]
 
 CrdIndex = Mapping[tuple[str, str], Crd]  # (group, kind) -> CRD
 _TOKEN = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
@@ -143,12 +144,14 @@ def check_rendered(task: Task, task_type: TaskType, roles: Sequence[RoleSpec],
         crd = crd_of(index, manifest)
         if crd is None:
             continue
-        skip = _proven_pods(task, roles, manifest, crd, context)
+        skip = fast.proven_pods(task, roles, manifest, crd, context)
+        if fast.surely_valid(manifest, crd, skip):
+            continue
         for problem in validate_custom_resource(manifest, crd, skip=skip):
             _report(locate(problem, manifest, roles), crd, task.name, context)
 
 
-def _proven_pods(task: Task, roles: Sequence[RoleSpec], manifest: Mapping[str, Any],
+def proven_pods(task: Task, roles: Sequence[RoleSpec], manifest: Mapping[str, Any],
                  crd: Crd, context: RenderContext) -> frozenset[int]:
     """The ids of the ``metadata`` and ``spec`` objects of every role pod in ``manifest``
     that its layers prove valid against the CRD."""
@@ -157,7 +160,7 @@ def _proven_pods(task: Task, roles: Sequence[RoleSpec], manifest: Mapping[str, A
         return frozenset()
     proven: list[int] = []
     for role in roles:
-        prefix, node = _target(root, role.template_path)
+        prefix, node = target(root, role.template_path)
         if node is None:
             continue
         pod = _walk(manifest, prefix)
@@ -181,21 +184,21 @@ _CORE_MAPS = (("metadata", "labels"), ("metadata", "annotations"),
 
 
 @functools.cache
-def _core_fields_fit(node: Node) -> bool:
+def core_fields_fit(node: Node) -> bool:
     """Whether a pod schema declares every field core adds to a pod, maps as maps."""
     maps = [node.descend(path) for path in _CORE_MAPS]
     return node.fits(_CORE_SAMPLE) and all(m is not None and m.is_map() for m in maps)
 
 
 @functools.lru_cache(maxsize=256)
-def _target(root: Node, template_path: str) -> tuple[tuple[str | int, ...], Node | None]:
+def target(root: Node, template_path: str) -> tuple[tuple[str | int, ...], Node | None]:
     """A role's template path as segments, and the schema node there (None for none)."""
     prefix = path_segments(template_path)
     return prefix, root.descend(prefix) if prefix else None
 
 
 def _layers_fit(task: Task, role: RoleSpec, node: Node, context: RenderContext) -> bool:
-    if not _core_fields_fit(node):
+    if not core_fields_fit(node):
         return False
     for layer in task_layers(task, role, context, role_primary(task, role)):
         if layer.source is None:
