@@ -8,7 +8,7 @@ values, valid and not, against the shipped CRDs and a schema using every keyword
   walk the same compiled nodes with the same tests, but only say yes or no: the first
   problem ends the walk and nothing is built. On a no, the plain walk runs and names every
   problem, so what is reported is the plain path's, word for word.
-- **Proofs without the layer list.** :func:`proven_pods` is
+- **Proofs with the per-role work done once.** :func:`proven_pods` is
   :func:`podtemplate.schemas.resources.proven_pods` with the per-role work done once per
   role path and schema node (the target node, whether core's own fields fit it) and the
   verdicts of templates read from their layers' facts.

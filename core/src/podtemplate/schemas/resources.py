@@ -10,9 +10,10 @@ At render time a role's pod is proven by its layers rather than walked: the merg
 a field path only what some layer held there, so when every layer of the role holds only
 fields the CRD's pod schema declares, with values it allows, the pod does too (its
 required members and keyed-list uniqueness are core's checks of every pod). Templates are
-proven once per render; settings and what core adds (image, default resources, system
-labels) once per CRD; the operator layer and whatever the build adds are the plugin's
-own, which the conformance kit validates in full on every render of its sample tasks.
+proven once (kept on the template's layer); settings and what core adds (image, default
+resources, system labels) once per CRD; the operator layer and whatever the build adds
+are the plugin's own, which the conformance kit validates in full on every render of its
+sample tasks.
 Only the pods of roles with a template that does not fit are walked; the rest of the
 resource always is.
 """
