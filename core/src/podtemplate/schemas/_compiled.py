@@ -10,10 +10,10 @@ walk of the value alone.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["Node", "Problems", "Walk", "compile_schema", "flatten"]
+__all__ = ["Node", "Problems", "Walk", "compile_schema", "flatten", "type_ok"]
 
 Segment = str | int
 # A path while walking: () at the root, else (parent path, segment) - a pair per step
@@ -79,7 +79,7 @@ class Node:
     """One compiled schema node. ``check`` appends ``(path, message, pruned)`` for every
     problem of a value to ``out``."""
 
-    __slots__ = ("_children", "_extra", "_items", "_properties", "bounds", "enum", "implicit",
+    __slots__ = ("_extra", "_items", "_properties", "bounds", "children", "enum", "implicit",
                  "int_or_string", "kind", "list_keys", "list_type", "nullable", "open",
                  "pattern", "plain_object", "required", "simple", "string_only", "types")
 
@@ -96,7 +96,7 @@ class Node:
                             if schema.get(keyword) is not None)
         self.pattern = _compile_pattern(schema.get("pattern"))
         self._properties: Mapping[str, Schema] = schema.get("properties") or {}
-        self._children: dict[str, Node] = {}
+        self.children: dict[str, Node] = {}  # compiled so far; see child()
         extra = schema.get("additionalProperties")
         self._extra: Schema | None = extra if isinstance(extra, Mapping) else None
         self.open = extra is True or schema.get("x-kubernetes-preserve-unknown-fields") is True
@@ -122,14 +122,14 @@ class Node:
 
     def child(self, key: str) -> Node | None:
         """The node of member ``key``, or None when the schema does not declare it."""
-        node = self._children.get(key)
+        node = self.children.get(key)
         if node is None:
             schema = self._properties.get(key)
             if schema is None:
                 schema = self._extra
                 if schema is None:
                     return None
-            node = self._children[key] = _node_of(schema)
+            node = self.children[key] = _node_of(schema)
         return node
 
     def item(self) -> Node | None:
@@ -164,7 +164,7 @@ class Node:
     def check(self, value: Any, at: At, walk: Walk) -> None:
         out = walk.out
         if self.simple:
-            if type(value) in self.types or _type_ok(value, self.types):
+            if type(value) in self.types or type_ok(value, self.types):
                 return
             out.append((at, self._type_message(value), False))
             return
@@ -176,7 +176,7 @@ class Node:
             if isinstance(value, bool) or not isinstance(value, int | str):
                 out.append((at, f"must be an integer or a string, got {_short(value)}", False))
             return
-        if self.types and not _type_ok(value, self.types):
+        if self.types and not type_ok(value, self.types):
             out.append((at, self._type_message(value), False))
             return
         if self.enum is not None and value not in self.enum:
@@ -203,7 +203,7 @@ class Node:
             for name in self.required:
                 if name not in value:
                     out.append(((at, name), "required field is missing", False))
-        implicit, children, skip = self.implicit, self._children, walk.skip
+        implicit, children, skip = self.implicit, self.children, walk.skip
         for key, sub in value.items():
             node = children.get(key) or (None if key in implicit else self.child(key))
             if node is not None:
@@ -225,13 +225,18 @@ class Node:
             for index, entry in enumerate(value):
                 if not (simple and type(entry) in types):
                     item.check(entry, (at, index), walk)
-        if walk.partial:
-            return
+        if not walk.partial:
+            out.extend(((at, index), message, False) for index, message in self.duplicates(value))
+
+    def duplicates(self, value: Sequence[Any]) -> list[tuple[int, str]]:
+        """``(index, message)`` of every item that repeats an earlier one where the list
+        type says its items are unique (a set, or a map by its keys)."""
+        problems: list[tuple[int, str]] = []
         if self.list_type == "set":
             seen: list[Any] = []
             for index, entry in enumerate(value):
                 if entry in seen:
-                    out.append(((at, index), f"duplicate item {_short(entry)} in a set", False))
+                    problems.append((index, f"duplicate item {_short(entry)} in a set"))
                 seen.append(entry)
         elif self.list_type == "map" and self.list_keys:
             found: set[tuple[str, ...]] = set()
@@ -241,11 +246,17 @@ class Node:
                 key = tuple(repr(entry.get(k)) for k in self.list_keys)
                 if key in found:
                     named = ", ".join(f"{k}={entry.get(k)!r}" for k in self.list_keys)
-                    out.append(((at, index), f"duplicate item with {named}", False))
+                    problems.append((index, f"duplicate item with {named}"))
                 found.add(key)
+        return problems
+
+    def out_of_bounds(self, value: Any) -> bool:
+        """Whether ``value`` violates one of the node's bounds."""
+        return any(_violates(value, keyword, is_lower, bound)
+                   for keyword, is_lower, bound in self.bounds)
 
 
-def _type_ok(value: Any, types: tuple[type, ...]) -> bool:
+def type_ok(value: Any, types: tuple[type, ...]) -> bool:
     if type(value) is bool:
         return bool in types
     return isinstance(value, types)
@@ -284,6 +295,10 @@ def _measure(value: Any, keyword: str) -> float | None:
 def _check_bounds(value: Any, bounds: tuple[tuple[str, bool, Any], ...], at: At,
                   out: Problems) -> None:
     for keyword, is_lower, bound in bounds:
-        size = _measure(value, keyword)
-        if size is not None and ((size < bound) if is_lower else (size > bound)):
+        if _violates(value, keyword, is_lower, bound):
             out.append((at, f"{_short(value)} violates {keyword} {bound}", False))
+
+
+def _violates(value: Any, keyword: str, is_lower: bool, bound: Any) -> bool:
+    size = _measure(value, keyword)
+    return size is not None and ((size < bound) if is_lower else (size > bound))

@@ -10,9 +10,10 @@ At render time a role's pod is proven by its layers rather than walked: the merg
 a field path only what some layer held there, so when every layer of the role holds only
 fields the CRD's pod schema declares, with values it allows, the pod does too (its
 required members and keyed-list uniqueness are core's checks of every pod). Templates are
-proven once per render; settings and what core adds (image, default resources, system
-labels) once per CRD; the operator layer and whatever the build adds are the plugin's
-own, which the conformance kit validates in full on every render of its sample tasks.
+proven once (kept on the template's layer); settings and what core adds (image, default
+resources, system labels) once per CRD; the operator layer and whatever the build adds
+are the plugin's own, which the conformance kit validates in full on every render of its
+sample tasks.
 Only the pods of roles with a template that does not fit are walked; the rest of the
 resource always is.
 """
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..resolve.pod import role_primary, task_layers
+from . import _fast as fast
 from ._compiled import Node
 from .crd import Crd, CrdProblem, shipped_crd, validate_custom_resource
 
@@ -35,7 +37,7 @@ if TYPE_CHECKING:
     from ..model.task import Task
 
 __all__ = ["CrdIndex", "LocatedProblem", "crd_index", "locate", "check_rendered",
-           "path_segments", "pod_field"]
+           "core_fields_fit", "path_segments", "pod_field", "proven_pods", "target"]
 
 CrdIndex = Mapping[tuple[str, str], Crd]  # (group, kind) -> CRD
 _TOKEN = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
@@ -47,13 +49,14 @@ def crd_index(task_types: Iterable[TaskType]) -> CrdIndex:
     """The CRDs the task types declare, by (group, kind); each file is read once."""
     index: dict[tuple[str, str], Crd] = {}
     for task_type in task_types:
-        index.update(_declared(task_type))
+        index.update(_declared(task_type.crds))
     return index
 
 
 @functools.cache
-def _declared(task_type: TaskType) -> dict[tuple[str, str], Crd]:
-    return {(crd.group, crd.kind): crd for crd in map(shipped_crd, task_type.crds)}
+def _declared(crds: tuple[str, ...]) -> dict[tuple[str, str], Crd]:
+    """The CRDs of a task type, by its ``crds`` (hashed far cheaper than the type)."""
+    return {(crd.group, crd.kind): crd for crd in map(shipped_crd, crds)}
 
 
 def crd_of(index: CrdIndex, manifest: Mapping[str, Any]) -> Crd | None:
@@ -138,17 +141,19 @@ def check_rendered(task: Task, task_type: TaskType, roles: Sequence[RoleSpec],
     pruned field the role declares unsupported is a warning with the declared reason."""
     if not task_type.crds:
         return
-    index = _declared(task_type)
+    index = _declared(task_type.crds)
     for manifest in manifests:
         crd = crd_of(index, manifest)
         if crd is None:
             continue
-        skip = _proven_pods(task, roles, manifest, crd, context)
+        skip = fast.proven_pods(task, roles, manifest, crd, context)
+        if fast.surely_valid(manifest, crd, skip):
+            continue
         for problem in validate_custom_resource(manifest, crd, skip=skip):
             _report(locate(problem, manifest, roles), crd, task.name, context)
 
 
-def _proven_pods(task: Task, roles: Sequence[RoleSpec], manifest: Mapping[str, Any],
+def proven_pods(task: Task, roles: Sequence[RoleSpec], manifest: Mapping[str, Any],
                  crd: Crd, context: RenderContext) -> frozenset[int]:
     """The ids of the ``metadata`` and ``spec`` objects of every role pod in ``manifest``
     that its layers prove valid against the CRD."""
@@ -157,7 +162,7 @@ def _proven_pods(task: Task, roles: Sequence[RoleSpec], manifest: Mapping[str, A
         return frozenset()
     proven: list[int] = []
     for role in roles:
-        prefix, node = _target(root, role.template_path)
+        prefix, node = target(root, role.template_path)
         if node is None:
             continue
         pod = _walk(manifest, prefix)
@@ -181,21 +186,21 @@ _CORE_MAPS = (("metadata", "labels"), ("metadata", "annotations"),
 
 
 @functools.cache
-def _core_fields_fit(node: Node) -> bool:
+def core_fields_fit(node: Node) -> bool:
     """Whether a pod schema declares every field core adds to a pod, maps as maps."""
     maps = [node.descend(path) for path in _CORE_MAPS]
     return node.fits(_CORE_SAMPLE) and all(m is not None and m.is_map() for m in maps)
 
 
 @functools.lru_cache(maxsize=256)
-def _target(root: Node, template_path: str) -> tuple[tuple[str | int, ...], Node | None]:
+def target(root: Node, template_path: str) -> tuple[tuple[str | int, ...], Node | None]:
     """A role's template path as segments, and the schema node there (None for none)."""
     prefix = path_segments(template_path)
     return prefix, root.descend(prefix) if prefix else None
 
 
 def _layers_fit(task: Task, role: RoleSpec, node: Node, context: RenderContext) -> bool:
-    if not _core_fields_fit(node):
+    if not core_fields_fit(node):
         return False
     for layer in task_layers(task, role, context, role_primary(task, role)):
         if layer.source is None:

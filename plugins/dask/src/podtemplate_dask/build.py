@@ -8,8 +8,9 @@ from typing import Any
 from podtemplate import RenderContext, RoleSpec, Task, object_metadata
 from podtemplate.plugin import copy_path, object_name, task_layers
 
+from ._fast import layers_known
 from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask, runner_restart_policy
-from .crd_schema import layers_known, strip_unknown_fields
+from .crd_schema import strip_unknown_fields
 from .roles import OPERATOR_ENV, OPERATOR_ENV_HARM, add_worker_flags
 
 __all__ = ["API_VERSION", "KIND", "build_daskjob", "scheduler_service"]
@@ -60,7 +61,7 @@ def _report_crd_unknown(task: Task, role_spec: RoleSpec, pod: dict[str, Any],
                         context: RenderContext) -> None:
     role = role_spec.name
     layers = task_layers(task, role_spec, context, CONTAINER_NAMES[role])
-    if layers_known(layers, role_spec.operator_layer, role, context):
+    if layers_known(layers, role_spec.operator_layer, role):
         return
     for path in strip_unknown_fields(pod, role):
         context.warn(_CRD_MESSAGE, task=task.name, role=role, field=path)

@@ -28,12 +28,13 @@ from podtemplate.plugin import Layer
 
 from ._crd_fields import KNOWN_FIELDS, OPEN_FIELDS
 
-__all__ = ["layers_known", "strip_unknown_fields", "SIDECAR_ONLY_FIELDS"]
+__all__ = ["OPEN", "all_known", "known_tree", "layers_known", "strip_unknown_fields",
+           "SIDECAR_ONLY_FIELDS"]
 
 # A node of the schema tree: field name -> child node, "[]" -> the node of a list's items;
-# _OPEN for a field whose contents the CRD keeps as they are.
+# OPEN for a field whose contents the CRD keeps as they are.
 _Tree = dict[str, Any]
-_OPEN: _Tree = {}
+OPEN: _Tree = {}
 
 
 def layers_known(layers: Iterable[Layer], operator_layer: Mapping[str, Any], role: str,
@@ -42,10 +43,10 @@ def layers_known(layers: Iterable[Layer], operator_layer: Mapping[str, Any], rol
     the CRD knows; a template's layer is checked once (the verdict is kept on it)."""
     tree = _tree(role)
     for layer in layers:
-        check = functools.partial(_all_known, layer.fragment, tree)
+        check = functools.partial(all_known, layer.fragment, tree)
         if not (check() if layer.source is None else layer.fact(("dask-known", role), check)):
             return False
-    return _all_known(operator_layer, tree)  # small; made for one task
+    return all_known(operator_layer, tree)  # small; made for one task
 
 
 def strip_unknown_fields(pod: dict[str, Any], role: str) -> list[str]:
@@ -97,36 +98,47 @@ def _walk(node: Any, schema_path: str, shown_path: str, known: frozenset[str],
             _walk(item, f"{schema_path}[]", f"{shown_path}[{label}]", known, open_, stripped)
 
 
-@functools.cache
 def _tree(role: str) -> _Tree:
     """The known paths of ``role`` as a tree, for a walk that needs no strings."""
+    return known_tree(KNOWN_FIELDS[role], OPEN_FIELDS[role])
+
+
+@functools.cache
+def known_tree(known: frozenset[str], open_: frozenset[str]) -> _Tree:
+    """Known paths (``open_`` among them kept whole) as a tree: made once per list."""
     root: _Tree = {}
-    open_ = OPEN_FIELDS[role]
-    for path in sorted(KNOWN_FIELDS[role]):
+    for path in sorted(known):
         node = root
         segments = path.replace("[]", ".[]").split(".")
         for depth, segment in enumerate(segments):
-            if node is _OPEN:
+            if node is OPEN:
                 break
             if depth == len(segments) - 1 and path in open_:
-                node[segment] = _OPEN
+                node[segment] = OPEN
             else:
                 node = node.setdefault(segment, {})
     return root
 
 
-def _all_known(node: Any, tree: _Tree) -> bool:
-    if tree is _OPEN:
+def all_known(node: Any, tree: _Tree) -> bool:
+    """Whether every field of ``node`` is in ``tree`` (a list's items under ``[]``; a
+    list the tree has no items for may hold only scalars)."""
+    if tree is OPEN:
         return True
-    if type(node) is dict:
+    kind = type(node)
+    if kind is dict:
         for key, value in node.items():
             child = tree.get(key)
-            if child is None or not _all_known(value, child):
+            if child is None:
+                return False
+            if (type(value) is dict or type(value) is list) and not all_known(value, child):
                 return False
         return True
-    if type(node) is list:
+    if kind is list:
         item = tree.get("[]")
-        if item is None:
-            return all(type(value) not in (dict, list) for value in node)
-        return all(_all_known(value, item) for value in node)
+        for value in node:
+            nested = type(value) is dict or type(value) is list
+            if nested and (item is None or not all_known(value, item)):
+                return False
+        return True
     return True

@@ -167,6 +167,9 @@ _SCHEDULER_LAYER = _operator_layer({
 _WORKER_LAYER = _operator_layer({
     "name": CONTAINER_NAMES["worker"], "command": ["dask", "worker"],
     "args": ["--name", "$(DASK_WORKER_NAME)"]}, restart_policy="Always")
+# The operator layers that are the same for every task (the job runner's names the task).
+CONSTANT_OPERATOR_LAYERS: dict[str, dict[str, Any]] = {
+    "scheduler": _SCHEDULER_LAYER, "worker": _WORKER_LAYER}
 
 
 def add_worker_flags(pod: dict[str, Any]) -> None:

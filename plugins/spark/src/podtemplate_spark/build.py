@@ -13,8 +13,9 @@ from typing import Any
 from podtemplate import DefinitionError, RenderContext, Task, object_metadata
 from podtemplate.plugin import config_of
 
+from ._fast import yield_to_user
 from .application import application_for
-from .conf import Warn, combine_conf, derived_conf, yield_to_user
+from .conf import Warn, combine_conf, derived_conf
 from .config import ROLE_NAMES, Spark, spark_version_at_least
 from .natives import pod_natives, primary_container
 from .roles import CONTAINER_NAMES, DRIVER, EXECUTOR, RESERVED_LABELS

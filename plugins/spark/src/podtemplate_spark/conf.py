@@ -24,6 +24,7 @@ from .units import spark_memory_bytes
 __all__ = [
     "NativeKey",
     "NATIVE_KEYS",
+    "MAP_PREFIXES",
     "RESERVED_KEYS",
     "Conflict",
     "conflicts",
@@ -86,7 +87,7 @@ NATIVE_KEYS: tuple[NativeKey, ...] = (
               _same_text),
     NativeKey("instances", ("spark.{role}.instances",), _same_int),
 )
-_MAP_PREFIXES = {"labels": "spark.kubernetes.{role}.label.",
+MAP_PREFIXES = {"labels": "spark.kubernetes.{role}.label.",
                  "annotations": "spark.kubernetes.{role}.annotation."}
 
 # The operator writes each role's template to a file and points Spark at it with these,
@@ -142,7 +143,7 @@ def yield_to_user(role: str, natives: Mapping[str, Any], spark_conf: Mapping[str
     keys = _role_keys(role)
     out = {k: v for k, v in natives.items()
            if not any(key in spark_conf for key in keys.get(k, ()))}
-    for field, prefix in _MAP_PREFIXES.items():
+    for field, prefix in MAP_PREFIXES.items():
         if field in out:
             out[field] = _yield_map(role, field, out[field], prefix.format(role=role),
                                     spark_conf, warn)
