@@ -16,6 +16,7 @@ from podtemplate import (
     Platform,
     PodTemplate,
     Resources,
+    Role,
     RoleSpec,
     make_context,
     resolve_pod,
@@ -91,3 +92,31 @@ def test_one_platform_s_render_does_not_reach_another_s() -> None:
     assert template.pod_spec == TEMPLATE
     assert json.loads(expected["plain"])["spec"]["containers"][0]["resources"] == {
         "limits": {"cpu": "2"}, "requests": {"cpu": "2"}}
+
+
+def test_a_container_list_taken_whole_is_copied_before_its_primary_changes() -> None:
+    """A layer that leaves the pod without containers (here the platform's interruptible
+    fragment, ``$patch: replace`` with nothing) lets the next clean layer's container list
+    be taken by reference; the settings and defaultResources folded into its primary
+    container (the shortcut that merges at that container, ``primary_only``) copy it
+    first. Else they change the task's template, or the role's settings layer kept on
+    the role, which another platform's render then shows."""
+    def job() -> None: ...
+
+    template = PodTemplate({"containers": [{"name": "primary", "image": "x"}]})
+    made = task(name="t", pod_template=template, env={"A": "1"}, interruptible=True)(job)
+    role_made = task(name="u", interruptible=True)(job)
+    worker = RoleSpec(name="worker", template_path="", role=Role(image="img:2"))
+    emptied = {"defaultImage": "python:3.11",
+               "interruptible": {"containers": [{"$patch": "replace"}]}}
+    plain = Platform.model_validate(emptied)
+    filled = Platform.model_validate({**emptied,
+                                      "defaultResources": {"requests": {"memory": "1Gi"}}})
+    pod = RoleSpec(name="pod", template_path="")
+    for _ in range(2):
+        resolve_pod(made, pod, make_context(platform=plain))
+    assert template.pod_spec == {"containers": [{"name": "primary", "image": "x"}]}
+    expected = json.dumps(resolve_pod(role_made, worker, make_context(platform=plain),
+                                      provenance={}))
+    resolve_pod(role_made, worker, make_context(platform=filled))
+    assert json.dumps(resolve_pod(role_made, worker, make_context(platform=plain))) == expected
