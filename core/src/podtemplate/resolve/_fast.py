@@ -258,10 +258,13 @@ def primary_only(fragment: Mapping[str, Any], primary: str, acc: dict[str, Any],
     held: list[dict[str, Any]] = (acc.get("spec") or {}).get("containers") or []
     for position, container in enumerate(held):
         if container.get("name") == primary:
-            if cow is not None and id(container) in cow.borrowed:
+            if cow is not None:
+                # A list taken whole holds borrowed items that are not marked: copying it
+                # marks them (the merge's rule for a borrowed list, _merge_list).
                 if id(held) in cow.borrowed:
                     held = acc["spec"]["containers"] = cow.own_list(held)
-                container = held[position] = cow.own(container)
+                if id(container) in cow.borrowed:
+                    container = held[position] = cow.own(container)
             found: dict[str, Any] = container
             return found
     return None
