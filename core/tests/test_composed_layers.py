@@ -66,6 +66,8 @@ def container(draw: Any) -> dict[str, Any]:
     if draw(st.booleans()):
         item["volumeMounts"] = [{"name": "data", "mountPath": draw(st.sampled_from(
             ["/data", "/d2"]))}]
+    if draw(st.booleans()):  # a union list: items are not merged by key
+        item["envFrom"] = [{"configMapRef": {"name": draw(NAMES)}}]
     if draw(st.booleans()):
         item["resources"] = {draw(st.sampled_from(["requests", "limits"])): {
             "memory": draw(st.sampled_from(["1Gi", "2Gi"]))}}
@@ -310,3 +312,22 @@ def test_renders_again_under_other_platforms_change_nothing_kept(
     for _ in range(3):  # one by one, composed, started from the composition's pod
         assert [_resolve(made, role_spec, each) for each in platforms] == expected
     assert _definitions(made, role_spec, platform) == before
+
+
+def test_a_union_item_both_primary_entries_give_is_given_once() -> None:
+    """A template with an entry under its primary alias and one under the primary name
+    the operator requires: the two are composed into one entry, which concatenates their
+    union lists (envFrom); the merge gives each item once, and so must the composition
+    of the task's layers (it is not clean, so it is merged, not taken as it is)."""
+    def job() -> None: ...
+
+    config = {"configMapRef": {"name": "cfg"}}
+    made = task(name="t", env={"A": "1"}, pod_template=PodTemplate(
+        {"containers": [{"name": "trainer", "envFrom": [config]},
+                        {"name": "main", "envFrom": [dict(config)]}]},
+        primary_container_name="main"))(job)
+    role_spec = RoleSpec(name="worker", template_path="", container_name="trainer")
+    platform = Platform(defaultImage="python:3.11")
+    plain = _resolve(made, role_spec, platform, plain=True)
+    assert json.loads(plain)["spec"]["containers"][0]["envFrom"] == [config]
+    assert [_resolve(made, role_spec, platform) for _ in range(3)] == [plain] * 3
