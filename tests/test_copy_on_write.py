@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from podtemplate import Platform, PodTemplate, Task, build_plugin_manager, render
+from podtemplate import Platform, PodTemplate, Resources, Task, build_plugin_manager, render
 from podtemplate.dispatch import make_sample_task, task_types
 from podtemplate.plugin import copy_path
 from podtemplate.testing import assert_valid_custom_resource, assert_valid_pod
@@ -130,3 +130,60 @@ def test_copy_path_copies_each_object_on_the_way(path: tuple[Any, ...]) -> None:
     assert shared == {"containers": [{"name": "a", "env": []}], "volumes": [{"name": "v"}]}
     with pytest.raises(TypeError):
         copy_path(pod, "spec", "containers", 0, "name")
+
+
+def limited_template(tag: str) -> PodTemplate:
+    """:func:`rich_template` whose primary container also has limits (below the task's
+    requests: the render raises them), a port and a securityContext, for the layers
+    above to merge into."""
+    spec = copy.deepcopy(rich_template(tag).pod_spec)
+    primary = spec["containers"][0]
+    primary.update(resources={"limits": {"cpu": "1", "memory": "1Gi"}},
+                   ports=[{"containerPort": 9000}], securityContext={"runAsUser": 1000})
+    return PodTemplate(spec, labels={"team": tag})
+
+
+PLATFORMS = [
+    Platform(defaultImage="python:3.11"),
+    Platform.model_validate({
+        "defaultImage": "python:3.11",
+        "defaultResources": {"requests": {"ephemeral-storage": "1Gi"},
+                             "limits": {"ephemeral-storage": "2Gi"}},
+        "resourceTolerations": {"memory": [{"key": "mem", "operator": "Exists"}]},
+        "policy": {"enforce": {"containers": [{
+            "name": "default", "securityContext": {"allowPrivilegeEscalation": False},
+            "env": [{"name": "POLICY", "value": "1"}]}]}}}),
+]
+
+
+def test_renders_again_under_other_platforms_and_changed_copies_change_nothing() -> None:
+    """Every task type, its task's requests above its template's limits: later renders
+    (which fold the task's own layers composed, from a pod kept for them) under
+    platforms that fill defaultResources, add tolerations and enforce a policy, and
+    changes to copied results, reach no template and no other render."""
+    made: list[Task] = []
+    templates: list[PodTemplate] = []
+    for task_type in TYPES:
+        own = limited_template(task_type)
+        roles = {role: rich_template(f"{task_type}-{role}")
+                 for role in ("master", "worker", "scheduler", "driver", "executor", "head")}
+        sample = make_sample_task(MANAGER, task_type, pod_template=own, role_templates=roles)
+        made.append(sample.with_overrides(requests=Resources(cpu="2", memory="2Gi"),
+                                          name=sample.name))
+        templates += [own, *roles.values()]
+    before = [copy.deepcopy((t.pod_spec, t.labels, t.annotations)) for t in templates]
+    expected = []
+    for platform in PLATFORMS:
+        first = render(made, platform=platform, plugin_manager=MANAGER, copy=True)
+        assert_valid(first)
+        expected.append(json.dumps(first))
+    for _ in range(3):
+        for platform, text in zip(PLATFORMS, expected, strict=True):
+            assert json.dumps(render(made, platform=platform, plugin_manager=MANAGER)) == text
+            copied = render(made, platform=platform, plugin_manager=MANAGER, copy=True)
+            for obj in containers_in(copied):
+                if isinstance(obj, dict):
+                    obj["changed"] = True
+                else:
+                    obj.append("changed")
+    assert [(t.pod_spec, t.labels, t.annotations) for t in templates] == before

@@ -6,6 +6,7 @@ not once per render."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -65,6 +66,8 @@ def container(draw: Any) -> dict[str, Any]:
     if draw(st.booleans()):
         item["volumeMounts"] = [{"name": "data", "mountPath": draw(st.sampled_from(
             ["/data", "/d2"]))}]
+    if draw(st.booleans()):  # a union list: items are not merged by key
+        item["envFrom"] = [{"configMapRef": {"name": draw(NAMES)}}]
     if draw(st.booleans()):
         item["resources"] = {draw(st.sampled_from(["requests", "limits"])): {
             "memory": draw(st.sampled_from(["1Gi", "2Gi"]))}}
@@ -259,3 +262,72 @@ def test_a_renamed_primary_alias_is_the_full_expansion(fragment: dict[str, Any],
     except PodTemplateError:
         reject()
     assert json.dumps(_fast.aliases_expanded(fragment, primary, alias, full)) == expected
+
+
+# What the render writes after layers 1-6: defaultResources, the policy, resource
+# tolerations, an operator layer; each case is rendered under several of these platforms
+# in turn, so that one platform's render reaching what is kept for later renders (a
+# template, a task's or role's compiled layers, a composition, a started pod) shows.
+AFTER_THE_FOLD = [
+    {},
+    {"defaultResources": {"requests": {"memory": "1Gi", "cpu": "500m"},
+                          "limits": {"memory": "2Gi"}}},
+    {"policy": {"enforce": {"containers": [{
+        "name": "default", "securityContext": {"allowPrivilegeEscalation": False},
+        "env": [{"name": "P", "value": "1"}]}]}}},
+    {"resourceTolerations": {"memory": [{"key": "mem", "operator": "Exists"}]}},
+]
+OPERATOR_LAYERS = [
+    {},
+    {"spec": {"containers": [{"name": "trainer", "env": [{"name": "A", "value": "op"}],
+                              "volumeMounts": [{"name": "data", "mountPath": "/op"}]}]}},
+    {"spec": {"containers": [{"name": "primary", "env": [{"name": "B", "value": "op"}],
+                              "ports": [{"containerPort": 80}]}],
+              "tolerations": [{"key": "op", "operator": "Exists"}]}},
+]
+
+
+def _definitions(made: Any, role_spec: RoleSpec, platform: Platform) -> str:
+    templates = (made.pod_template, made.override,
+                 role_spec.role.pod_template if role_spec.role else None)
+    return repr([None if t is None else (t.pod_spec, t.labels, t.annotations)
+                 for t in templates] + [platform.interruptible])
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(case=cases(), order=st.lists(st.sampled_from(range(len(AFTER_THE_FOLD))),
+                                    min_size=2, max_size=3),
+       operator=st.sampled_from(OPERATOR_LAYERS))
+def test_renders_again_under_other_platforms_change_nothing_kept(
+        case: tuple[Any, RoleSpec, Platform], order: list[int],
+        operator: dict[str, Any]) -> None:
+    made, role_spec, platform = case
+    role_spec = dataclasses.replace(role_spec, operator_layer=operator)
+    given_platform = platform.model_dump(by_alias=True, exclude_unset=True)
+    platforms = [Platform.model_validate({**given_platform, **AFTER_THE_FOLD[number]})
+                 for number in order]
+    before = _definitions(made, role_spec, platform)
+    expected = [_resolve(made, role_spec, each, plain=True) for each in platforms]
+    for _ in range(3):  # one by one, composed, started from the composition's pod
+        assert [_resolve(made, role_spec, each) for each in platforms] == expected
+    assert _definitions(made, role_spec, platform) == before
+
+
+def test_a_union_item_both_primary_entries_give_is_given_once() -> None:
+    """A template with an entry under its primary alias and one under the primary name
+    the operator requires: the two are composed into one entry, which concatenates their
+    union lists (envFrom); the merge gives each item once, and so must the composition
+    of the task's layers (it is not clean, so it is merged, not taken as it is)."""
+    def job() -> None: ...
+
+    config = {"configMapRef": {"name": "cfg"}}
+    made = task(name="t", env={"A": "1"}, pod_template=PodTemplate(
+        {"containers": [{"name": "trainer", "envFrom": [config]},
+                        {"name": "main", "envFrom": [dict(config)]}]},
+        primary_container_name="main"))(job)
+    role_spec = RoleSpec(name="worker", template_path="", container_name="trainer")
+    platform = Platform(defaultImage="python:3.11")
+    plain = _resolve(made, role_spec, platform, plain=True)
+    assert json.loads(plain)["spec"]["containers"][0]["envFrom"] == [config]
+    assert [_resolve(made, role_spec, platform) for _ in range(3)] == [plain] * 3

@@ -178,3 +178,25 @@ def test_clean_as_merged_finds_each_change_of_the_merge() -> None:
     ):
         assert not _fast.clean_as_merged(changed, node)
         assert not _clean_by_definition(changed)
+
+
+def test_own_path_copies_what_the_fold_borrowed_and_keeps_what_it_holds_borrowed() -> None:
+    """A pod changed between two copy-on-write folds (reconcile_limits): the objects on
+    the way are copied, and what they hold stays borrowed, so the next fold copies it
+    before changing it instead of changing the template."""
+    requests = {"cpu": "2"}
+    template = {"containers": [{"name": "main", "resources": {"requests": requests,
+                                                              "limits": {"cpu": "1"}}}]}
+    snapshot = json.dumps(template)
+    cow = _fast.Cow()
+    cow.share = True
+    pod: dict[str, Any] = merge_into({}, template, cow=cow)
+    owned = cow.own_path(pod, "containers", 0, "resources")
+    owned["limits"] = {"cpu": "2"}
+    cow.share = False
+    merge_into(pod, {"containers": [{"name": "main", "resources": {
+        "requests": {"memory": "1Gi"}}}]}, cow=cow)
+    assert json.dumps(template) == snapshot
+    assert pod["containers"][0]["resources"] == {
+        "requests": {"cpu": "2", "memory": "1Gi"}, "limits": {"cpu": "2"}}
+    assert requests == {"cpu": "2"}

@@ -95,6 +95,22 @@ class Cow:
                 add(id(value))
         return copy
 
+    def own_path(self, root: dict[str, Any], *path: str | int) -> Any:
+        """The object at ``path`` inside ``root`` (owned), to change: each borrowed dict
+        or list on the way is replaced in its parent by its own shallow copy, what it
+        holds still borrowed. Code that changes a folded pod between two folds copies
+        this way, not with ``copy_path``: a copy made outside the fold would make what a
+        borrowed object holds look owned to the folds that follow, which would change it
+        in place."""
+        node: Any = root
+        for key in path:
+            child = node[key]
+            if id(child) in self.borrowed:
+                child = node[key] = (self.own(child) if type(child) is dict
+                                     else self.own_list(child))
+            node = child
+        return node
+
 
 def is_clean(fragment: Any, merged_over_nothing: Any) -> bool:
     """Whether ``fragment`` is exactly what merging it over nothing gives

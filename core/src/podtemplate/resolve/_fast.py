@@ -162,12 +162,16 @@ def _compose(layers: Sequence[Layer], primary: str) -> Layer:
     renamed to ``primary``, merged lowest first."""
     fragment: dict[str, Any] = {}
     cow = Cow()  # shares what no later layer changes with the templates, like a fold
-    cow.share = True  # every composable layer is clean and outlives the composition
     for layer in layers:
         part = layer.fragment
+        cow.share = True  # every composable layer is clean and outlives the composition
         spec = part.get("spec")
         if spec is not None and has_magic_names(spec, primary, layer.primary_alias):
             part = {**part, "spec": _primary_renamed(spec, primary, layer.primary_alias)}
+            # Renamed, it may not be: an entry under the alias composed with a literal
+            # one concatenates their union lists (merge.aliases), and the merge gives
+            # each item once. Merged, not taken, the composition is clean.
+            cow.share = clean_as_merged(part, rules_at(""))
         merge_into(fragment, part, root="", cow=cow)
     label = " + ".join(layer.label for layer in layers)
     return Layer(label, fragment, primary, source=layers[-1], variant="composed",
@@ -258,10 +262,13 @@ def primary_only(fragment: Mapping[str, Any], primary: str, acc: dict[str, Any],
     held: list[dict[str, Any]] = (acc.get("spec") or {}).get("containers") or []
     for position, container in enumerate(held):
         if container.get("name") == primary:
-            if cow is not None and id(container) in cow.borrowed:
+            if cow is not None:
+                # A list taken whole holds borrowed items that are not marked: copying it
+                # marks them (the merge's rule for a borrowed list, _merge_list).
                 if id(held) in cow.borrowed:
                     held = acc["spec"]["containers"] = cow.own_list(held)
-                container = held[position] = cow.own(container)
+                if id(container) in cow.borrowed:
+                    container = held[position] = cow.own(container)
             found: dict[str, Any] = container
             return found
     return None

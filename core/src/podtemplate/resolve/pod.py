@@ -428,7 +428,7 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     proven = all(layer_proven(layer) for layer in layers)
     _check_primary_kept(acc, primary, layers)
     reconcile_limits(acc, layers, primary, context=context, task=task.name,
-                     role=role_spec.name)
+                     role=role_spec.name, cow=cow)
     fill = _fill_default_resources(acc, primary, context)
     if fill is not None:  # platform defaultResources
         fold(acc, fill)

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..context import RenderContext
 from ..manifest import copy_path
+from ..merge._fast import Cow
 from ..merge.aliases import DEFAULT_CONTAINER
 from ..model.names import parse_quantity
 from .layers import Layer
@@ -19,9 +20,11 @@ __all__ = ["reconcile_limits"]
 
 
 def reconcile_limits(acc: dict[str, Any], layers: Sequence[Layer], primary: str, *,
-                     context: RenderContext, task: str, role: str) -> None:
+                     context: RenderContext, task: str, role: str,
+                     cow: Cow | None = None) -> None:
     """Raise the primary container's limits to requests set above them (see the module
-    docstring); ``acc`` is the folded pod, changed in place."""
+    docstring); ``acc`` is the folded pod, changed in place (through ``cow`` when the
+    fold is copy-on-write: more layers are folded into it after)."""
     index, container = next((i, c) for i, c in enumerate(acc["spec"]["containers"])
                             if c.get("name") == primary)
     resources = container.get("resources") or {}
@@ -42,8 +45,9 @@ def reconcile_limits(acc: dict[str, Any], layers: Sequence[Layer], primary: str,
                      f"raised to the request {requests[name]} of "
                      f"{layers[by_request].label}", task=task, role=role, field=field)
     if raised != limits:  # the container may be a template's (copy-on-write): copied
-        copy_path(acc, "spec", "containers", index)["resources"] = {**resources,
-                                                                   "limits": raised}
+        path = ("spec", "containers", index, "resources")
+        owned = copy_path(acc, *path) if cow is None else cow.own_path(acc, *path)
+        owned["limits"] = raised
 
 
 def _setter(layers: Sequence[Layer], primary: str, kind: str, name: str) -> int | None:
