@@ -5,6 +5,7 @@ declares it unsupported, is a warning), and so does a value the schema refuses."
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 from podtemplate import (
     FieldDecl,
     ManifestValidationError,
+    Platform,
     PodTemplate,
     Role,
     RoleSpec,
@@ -24,6 +26,8 @@ from podtemplate import (
     render_task,
     task,
 )
+from podtemplate.testing.policy_kit import assert_valid_manifest
+from podtemplate_dask import Dask
 from podtemplate_pytorch import PyTorch
 from podtemplate_ray import Ray
 
@@ -146,3 +150,38 @@ def test_a_value_the_crd_refuses_outside_the_pods_fails_the_render() -> None:
     text = str(caught.value)
     assert "spec.pytorchReplicaSpecs.Worker.replicas: must be of type integer" in text
     assert "role" not in text.split(":")[0] and "report a plugin bug" in text
+
+
+@pytest.mark.parametrize(("config", "role"), [(PyTorch(), "master"), (Ray(), "head")])
+def test_a_field_the_platforms_policy_enforces_is_checked_too(config: Any, role: str) -> None:
+    """The policy is folded over every pod after the task's layers: what it enforces must
+    fit the CRD as well, or the API server drops it and the policy silently does not
+    hold."""
+    @task(image=IMAGE, task_config=config)
+    def train() -> None: ...
+
+    platform = Platform(policy={"enforce": EPHEMERAL})
+    context = make_context(platform=platform, plugin_manager=build_plugin_manager())
+    with pytest.raises(ManifestValidationError) as caught:
+        render_task(train, context)
+    text = str(caught.value)
+    for part in (f"role '{role}'", "spec.volumes[scratch].ephemeral.volumeClaimTemplate."
+                 "metadata.generateName", "has no such field", "platform's templates or policy"):
+        assert part in text, text
+
+
+def test_dask_drops_a_field_its_old_pod_schema_lacks_even_when_the_policy_sets_it() -> None:
+    """The DaskJob CRD's pod schema is Kubernetes 1.21's: no appArmorProfile (1.30). Set by
+    the platform's policy, it is dropped from the pods with a warning, like a template's."""
+    @task(image=IMAGE, task_config=Dask())
+    def crunch() -> None: ...
+
+    platform = Platform(policy={"enforce": {"securityContext": {
+        "appArmorProfile": {"type": "RuntimeDefault"}}}})
+    context = make_context(platform=platform, plugin_manager=build_plugin_manager())
+    manifests = render_task(crunch, context)
+    assert "appArmorProfile" not in json.dumps(manifests)
+    for manifest in manifests:
+        assert_valid_manifest(manifest, context.plugin_manager)
+    fields = {warning.field for warning in context.warnings}
+    assert "spec.securityContext.appArmorProfile" in fields, context.warnings

@@ -72,7 +72,7 @@ from .model.templates import (
 )
 from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
 from .resolve.layers import Layer
-from .resolve.pod import task_layers
+from .resolve.pod import late_platform_layers, task_layers
 from .runtime import function_entrypoint
 
 __all__ = [
@@ -120,6 +120,7 @@ __all__ = [
     "object_name",
     "place",
     "pod_manifest",
+    "late_platform_layers",
     "task_layers",
     "SYSTEM_LABELS",
     "TASK_LABEL",

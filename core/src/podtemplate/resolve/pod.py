@@ -34,7 +34,7 @@ from ._fast import (
     shareable,
     started_pod,
 )
-from .flyte import resource_tolerations, task_pod_settings
+from .flyte import RESOURCE_TOLERATIONS_LAYER, resource_tolerations, task_pod_settings
 from .layers import (
     Layer,
     resources_fragment,
@@ -51,6 +51,7 @@ __all__ = [
     "SYSTEM_LABELS",
     "Trace",
     "cluster_template",
+    "late_platform_layers",
     "named_template",
     "resolve_pod",
     "role_primary",
@@ -387,6 +388,25 @@ def role_primary(task: Task, role_spec: RoleSpec) -> str:
     template = task.pod_template
     own_primary = template.primary_container_name if template else PRIMARY_CONTAINER
     return role_spec.container_name or own_primary
+
+
+def late_platform_layers(context: RenderContext) -> list[Layer]:
+    """The platform's layers folded over the task's and roles' layers, whole: every
+    toleration of ``resourceTolerations`` (a pod takes those of the resources it
+    requests) and the policy. A check of what a pod's layers may put in it (a CRD's pod
+    schema) looks at these too. Made once per platform."""
+    platform = context.platform
+    found: list[Layer] = []
+    if platform.resource_tolerations:
+        found.append(platform.compiled("resource tolerations, all", lambda: Layer(
+            RESOURCE_TOLERATIONS_LAYER, {"spec": {"tolerations": [
+                dict(toleration) for tolerations in platform.resource_tolerations.values()
+                for toleration in tolerations]}}, source=platform,
+            variant="resourceTolerations:*")))
+    policy = enforce_layer(context)
+    if policy is not None:
+        found.append(policy)
+    return found
 
 
 def operator_layer(task: Task, role_spec: RoleSpec) -> Layer:

@@ -20,7 +20,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..resolve.pod import role_primary, task_layers
+from ..resolve.pod import late_platform_layers, role_primary, task_layers
 from ._compiled import Node, type_ok
 from .crd import Crd
 
@@ -158,7 +158,8 @@ def _walk(node: Any, segments: Sequence[str | int]) -> Any:
 
 def _layers_fit(task: Task, role: RoleSpec, node: Node, context: RenderContext) -> bool:
     key = ("crd-fits", node)
-    for layer in task_layers(task, role, context, role_primary(task, role)):
+    for layer in [*task_layers(task, role, context, role_primary(task, role)),
+                  *late_platform_layers(context)]:
         if layer.source is None:
             if layer.proven:
                 continue  # a settings layer: its fields are among core's own

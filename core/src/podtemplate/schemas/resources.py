@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..resolve.pod import role_primary, task_layers
+from ..resolve.pod import late_platform_layers, role_primary, task_layers
 from . import _fast as fast
 from ._compiled import Node
 from .crd import Crd, CrdProblem, shipped_crd, validate_custom_resource
@@ -202,7 +202,9 @@ def target(root: Node, template_path: str) -> tuple[tuple[str | int, ...], Node 
 def _layers_fit(task: Task, role: RoleSpec, node: Node, context: RenderContext) -> bool:
     if not core_fields_fit(node):
         return False
-    for layer in task_layers(task, role, context, role_primary(task, role)):
+    layers = [*task_layers(task, role, context, role_primary(task, role)),
+              *late_platform_layers(context)]
+    for layer in layers:
         if layer.source is None:
             if layer.proven:
                 continue  # a settings layer: its fields are among _CORE_SAMPLE's
@@ -229,8 +231,10 @@ def _report(located: LocatedProblem, crd: Crd, task_name: str,
                          role=role.name, field=located.field)
             return
     if role is not None:
-        fix = ("remove this field from the templates of the task and its roles"
-               if located.problem.pruned else "correct this field in the task's templates")
+        fix = ("remove this field where it is set: the templates of the task and its "
+               "roles, or the platform's templates or policy (podtemplate explain --field "
+               "shows which)" if located.problem.pruned
+               else "correct this field in the task's templates")
     else:
         fix = "correct the task's config; if you did not set this field, report a plugin bug"
     raise ManifestValidationError(describe(located, crd), task=task_name,

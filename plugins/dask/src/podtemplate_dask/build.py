@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import RenderContext, RoleSpec, Task, object_metadata
-from podtemplate.plugin import copy_path, object_name, task_layers
+from podtemplate.plugin import copy_path, late_platform_layers, object_name, task_layers
 
 from ._fast import layers_known
 from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask, runner_restart_policy
@@ -60,7 +60,8 @@ def scheduler_service(cluster_name: str) -> dict[str, Any]:
 def _report_crd_unknown(task: Task, role_spec: RoleSpec, pod: dict[str, Any],
                         context: RenderContext) -> None:
     role = role_spec.name
-    layers = task_layers(task, role_spec, context, CONTAINER_NAMES[role])
+    layers = [*task_layers(task, role_spec, context, CONTAINER_NAMES[role]),
+              *late_platform_layers(context)]
     if layers_known(layers, role_spec.operator_layer, role):
         return
     for path in strip_unknown_fields(pod, role):
