@@ -94,9 +94,26 @@ def started_pod(first: Layer, primary: str, names: Sequence[str], init_names: Se
 def composable(layer: Layer, primary: str) -> bool:
     """Whether ``layer`` may be composed with its neighbours (see the module docstring);
     known once per layer."""
-    return bool(layer.fact("composable", lambda: (
+    return bool(layer.fact(("composable", primary), lambda: (
         layer_proven(layer) and not layer.has_default_entries()
-        and shareable(layer, layer.fragment, None))))
+        and _own_part(layer, primary)[1])))
+
+
+def _own_part(layer: Layer, primary: str) -> tuple[Mapping[str, Any], bool]:
+    """The fragment a layer without ``default`` entries folds for a role with this
+    primary name (its primary alias renamed), and whether it is clean: the fragment and
+    the verdict the fold itself uses, kept on the layer. Renamed, a clean layer may not
+    be: an entry under the alias composed with a literal one concatenates their union
+    lists (merge.aliases), which the merge gives once."""
+    fragment = layer.fragment
+    spec = fragment.get("spec")
+    alias = layer.primary_alias
+    if spec is None or not has_magic_names(spec, primary, alias):
+        return fragment, shareable(layer, fragment, None)
+    key, expanded = expanded_spec(layer, primary, (), (),
+                                  lambda: _primary_renamed(spec, primary, alias))
+    part = {**fragment, "spec": expanded}
+    return part, shareable(layer, part, key)
 
 
 Slots = dict[int, tuple[tuple[Layer, ...], Layer | None]]
@@ -163,15 +180,9 @@ def _compose(layers: Sequence[Layer], primary: str) -> Layer:
     fragment: dict[str, Any] = {}
     cow = Cow()  # shares what no later layer changes with the templates, like a fold
     for layer in layers:
-        part = layer.fragment
-        cow.share = True  # every composable layer is clean and outlives the composition
-        spec = part.get("spec")
-        if spec is not None and has_magic_names(spec, primary, layer.primary_alias):
-            part = {**part, "spec": _primary_renamed(spec, primary, layer.primary_alias)}
-            # Renamed, it may not be: an entry under the alias composed with a literal
-            # one concatenates their union lists (merge.aliases), and the merge gives
-            # each item once. Merged, not taken, the composition is clean.
-            cow.share = clean_as_merged(part, rules_at(""))
+        # Composable: its part (primary alias renamed) is clean, and the layer outlives
+        # the composition, so the part's subtrees are taken by reference.
+        part, cow.share = _own_part(layer, primary)
         merge_into(fragment, part, root="", cow=cow)
     label = " + ".join(layer.label for layer in layers)
     return Layer(label, fragment, primary, source=layers[-1], variant="composed",
