@@ -40,7 +40,7 @@ from __future__ import annotations
 import marshal
 from collections.abc import Callable, Hashable, Mapping
 from itertools import repeat
-from operator import contains, itemgetter
+from operator import itemgetter
 from typing import Any
 
 from ..names import quantity_ok
@@ -130,6 +130,7 @@ _NAME = itemgetter("name")
 
 _QUALIFIED = "qualified names"  # the tags of the tuples kept in the table
 _TOLERATION = "toleration"
+_RESOURCES = "resources"
 
 
 def _keys_valid(mapping: dict[Any, Any], known: Known) -> bool:
@@ -211,16 +212,17 @@ def _restart_policy(value: Any, _: _Pod) -> bool:
 
 def _volumes(volumes: Any, pod: _Pod) -> bool:
     # Each volume's rules read that volume alone, but that its name is not repeated.
-    if len(pod.volumes) != len(volumes):
+    if len(pod.volumes) != len(volumes) or not all(map(dns_label_ok, pod.volumes)):
         return False
     for volume in volumes:
-        if not dns_label_ok(volume["name"]):
-            return False
         if len(volume) == 2:  # its name and one source, the usual case
             first, second = volume.items()
             kind, source = second if first[0] == "name" else first
-            if kind in _PLAIN_SOURCES and plain_source_ok(source, NAMED_FIELDS.get(kind), True):
-                continue
+            required = _NAMING.get(kind)
+            if required is not None and type(source) is dict and (
+                    (len(source) == 1 and source.get(required))
+                    or plain_source_ok(source, required, True)):
+                continue  # a secret, configMap or claim that names its object
             if kind == "emptyDir" and _empty_dir_valid(source):
                 continue
         if not _volume_valid(volume, pod.known):
@@ -228,7 +230,8 @@ def _volumes(volumes: Any, pod: _Pod) -> bool:
     return True
 
 
-_PLAIN_SOURCES = frozenset({"secret", "configMap", "persistentVolumeClaim", "emptyDir"})
+# The plain sources that name their object, and the field that names it.
+_NAMING = {kind: NAMED_FIELDS[kind] for kind in ("secret", "configMap", "persistentVolumeClaim")}
 
 
 def _empty_dir_valid(source: Any) -> bool:
@@ -329,15 +332,15 @@ def _env(env: Any, *_: Any) -> bool:
     """The plain rules on a list of name/value pairs, in C: the names, joined by the one
     character no name may hold, are printable ASCII with no empty name. A list with a
     valueFrom (or anything odd) goes through the plain env rules."""
-    if type(env) is list and not any(map(contains, env, repeat("valueFrom"))):
+    if type(env) is list:
         try:
-            names = list(map(_NAME, env))
+            names = [var["name"] for var in env if "valueFrom" not in var]
             joined = "=".join(names)
         except (TypeError, KeyError):
-            names = None
-        if names is not None:
-            return (all(names) and joined.isascii() and joined.isprintable()
-                    and joined.count("=") == len(names) - 1)
+            names = []
+        if len(names) == len(env):
+            return not names or (all(names) and joined.isascii() and joined.isprintable()
+                                 and joined.count("=") == len(names) - 1)
     problems = Problems(final=True)
     check_env(problems, "spec", env)
     return not problems
@@ -381,11 +384,21 @@ def _ports(ports: Any, container: Mapping[str, Any], pod: _Pod, kind: str) -> bo
 
 
 def _resources(resources: Any, container: Mapping[str, Any], pod: _Pod, kind: str) -> bool:
-    # The rules' own verdict on requests and limits, remembered by content; resource
-    # claims (which read the pod's) go to the plain rules.
-    if type(resources) is dict and not resources.get("claims"):
-        return resources_known_good(resources, False, True)
-    return _PLAIN_RESOURCES(resources, container, pod, kind)
+    # The rules' own verdict on requests and limits, kept by their items (compared as
+    # the rules' own cache compares them); resource claims (which read the pod's) go to
+    # the plain rules.
+    if type(resources) is not dict or resources.get("claims"):
+        return _PLAIN_RESOURCES(resources, container, pod, kind)
+    requests = resources.get("requests")
+    limits = resources.get("limits")
+    key = (_RESOURCES, tuple(requests.items()) if requests else (),
+           tuple(limits.items()) if limits else ())
+    if key in pod.known:
+        return True
+    if not resources_known_good(resources, False, True):
+        return False
+    pod.known[key] = True
+    return True
 
 
 _PLAIN_MOUNTS = _plain_container_field("volumeMounts")
