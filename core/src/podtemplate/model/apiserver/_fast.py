@@ -7,21 +7,23 @@ question, field by field, from a table of judges compiled at import:
 
 - A judge answers "no problem" or "not sure"; it builds no field path and no problem. The
   fields a pod usually sets have judges of their own: container names and images, env
-  lists, volume mounts, ports, resources (the rules' own cached verdict), enumerations,
-  volumes of one plain source, tolerations (the rules' own cached verdict per item).
+  lists, volume mounts, ports, enumerations, names, volumes of one plain source;
+  resources and each toleration by the rules' own cached verdict, then kept for the
+  render as the tuple of their items (compared as the rules' own caches compare them).
   Every other field is judged by its plain rule, with the pod's facts as the plain path
   makes them (made once a judge needs them).
-- The verdict on a pod field that is costly to walk, whose rules read nothing else and
-  whose content recurs from pod to pod (affinity, securityContext,
-  topologySpreadConstraints, dnsConfig, hostAliases; a volume of another source) is
-  remembered by its exact content. The content is identified by its ``marshal`` image
-  (version 2, which writes no back-references, so that equal content gives equal bytes
-  whoever holds it; it tells ``1`` from ``True`` and ``"1"``). Only "valid" is remembered,
-  in a table of the render (``RenderContext.memo``, bounded), so a render knows only what
-  it checked itself.
+- The verdict on a field that is costly to walk, whose rules read nothing else and whose
+  content recurs from pod to pod (affinity, the pod's and the containers'
+  securityContext, topologySpreadConstraints, dnsConfig, hostAliases; a volume of
+  another source) is remembered by its exact content, identified by its ``marshal``
+  image (version 2, which writes no back-references, so that equal content gives equal
+  bytes whoever holds it; it tells ``1`` from ``True`` and ``"1"``). Only "valid" is
+  remembered, in a table of the render (``RenderContext.memo``, bounded), so a render
+  knows only what it checked itself.
 - Labels and annotations (which hold the task's name, so they are new on every task) go
-  through the rules' own cached predicates mapped in C, the annotations' size counted in
-  characters (at most 4 bytes each; a pod near the limit goes the plain way).
+  through the rules' own cached predicates mapped in C, their keys (the same few on
+  every pod) kept as the tuple of them, the annotations' size counted in characters (at
+  most 4 bytes each; a pod near the limit goes the plain way).
 - An env list of name/value pairs (also new on every task) is judged at once: its names,
   joined by '=' (which no name may hold), are printable ASCII, none empty. Any valueFrom
   sends the list through the plain env rules.
@@ -78,8 +80,8 @@ Known = dict[Hashable, bool]  # a render's table of the parts found valid (see t
 
 def surely_valid(template: Mapping[str, Any], known: Known) -> bool:
     """True only when :func:`check_rules` would find nothing in ``template`` (a final
-    PodTemplateSpec); False when it may find something: then run it. ``known`` holds the
-    marshal images of the parts this render found valid."""
+    PodTemplateSpec); False when it may find something: then run it. ``known`` holds
+    the parts this render found valid (marshal images, tagged tuples of items)."""
     spec = template.get("spec")
     if type(spec) is not dict or not spec.get("containers") or spec.get(
             "ephemeralContainers"):
