@@ -151,7 +151,7 @@ def validate_pod_template_spec(template: Mapping[str, Any], *, root: str = "") -
 
 
 def check_final_pods(task: str, pods: Mapping[str, Mapping[str, Any]],
-                     known: dict[bytes, bool]) -> None:
+                     known: dict[Any, bool]) -> None:
     """Every role's final pod (``{role: pod template}``) against the API server's pod
     rules, all of them, once: the first problem is raised naming task, role, field path,
     rule and fix. ``known`` is the render's table of parts found valid (a

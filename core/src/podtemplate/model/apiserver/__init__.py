@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._facts import Rule
-from ._fast import surely_valid
+from ._fast import Known, surely_valid
 from ._keys import check_keys
 from ._pod import check_metadata, check_spec
 from ._report import ApiProblem, Problems
@@ -87,7 +87,7 @@ def check_rules(template: Mapping[str, Any], *, named: bool = False,
     return _run(template, final=True, keys=False, named=named, local=local)
 
 
-def check_final_pod(template: Mapping[str, Any], known: dict[bytes, bool]
+def check_final_pod(template: Mapping[str, Any], known: Known
                     ) -> list[ApiProblem]:
     """What render runs on each role's final pod: every rule (:func:`check_rules`), by way
     of the fast path, which knows the parts of the pod that the render already found

@@ -35,7 +35,8 @@ from ._report import Problems, item_path
 from ._resources import check_resources
 from ._security import check_container_security
 
-__all__ = ["PodFacts", "check_container", "check_containers", "check_env"]
+__all__ = ["PodFacts", "check_container", "check_containers", "check_container_field",
+           "check_env", "CONTAINER_FIELD_CHECKS", "INIT_HOOK_FIELDS", "MOUNT_DETAILS"]
 
 CONTAINER_NAME = Rule("a container name is a DNS-1123 label, unique across containers, "
                       "initContainers and ephemeralContainers (k8s validateContainers)",
@@ -146,12 +147,22 @@ def check_container(problems: Problems, path: str, container: Mapping[str, Any],
         if check is not None and value is not None:
             check(problems, path, value, container, facts, kind)
     if kind == "initContainers" and container.get("restartPolicy") != "Always":
-        for hook in ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe"):
+        for hook in INIT_HOOK_FIELDS:
             if container.get(hook) is not None:
                 problems.add(f"{path}.{hook}", INIT_HOOKS, f"{hook} on an init container")
 
 
+def check_container_field(problems: Problems, path: str, key: str, value: Any,
+                          container: Mapping[str, Any], facts: PodFacts, kind: str) -> None:
+    """One field of a container (not None), as :func:`check_container` checks it (its
+    name, its image and the init containers' hooks aside)."""
+    check = _FIELDS.get(key)
+    if check is not None:
+        check(problems, path, value, container, facts, kind)
+
+
 Check = Callable[[Problems, str, Any, Mapping[str, Any], PodFacts, str], None]
+INIT_HOOK_FIELDS = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 
 
 def _enum_check(key: str, values: frozenset[str], rule: Rule) -> Check:
@@ -304,7 +315,7 @@ def _claims(problems: Problems, path: str, claims: Any, facts: PodFacts) -> None
         seen.add(name)  # type: ignore[arg-type]
 
 
-_DETAILED = frozenset({"subPath", "mountPropagation", "recursiveReadOnly"})
+MOUNT_DETAILS = frozenset({"subPath", "mountPropagation", "recursiveReadOnly"})
 
 
 def _mounts(problems: Problems, path: str, mounts: Any, container: Mapping[str, Any],
@@ -325,7 +336,7 @@ def _mounts(problems: Problems, path: str, mounts: Any, container: Mapping[str, 
                 problems.add(f"{item_path(mounts_at, index, mount)}.mountPath",
                              MOUNT_PATH, f"{mount_path!r} is empty or repeated")
             paths.add(mount_path)
-        if _DETAILED.isdisjoint(mount):
+        if MOUNT_DETAILS.isdisjoint(mount):
             continue  # name, mountPath and readOnly at most: nothing more to check
         privileged = bool((container.get("securityContext") or {}).get("privileged"))
         sub_path = mount.get("subPath")
@@ -394,6 +405,7 @@ _FIELDS: dict[str, Check] = {
     "lifecycle": _lifecycle,
     "resizePolicy": _resize,
 }
+CONTAINER_FIELD_CHECKS = frozenset(_FIELDS)
 _BUT_ENV = {key: check for key, check in _FIELDS.items() if key != "env"}
 # The container fields whose rules relate values that different layers may give.
 _RELATING = {key: _FIELDS[key] for key in (

@@ -37,7 +37,7 @@ from ._security import check_pod_security
 from ._volumes import check_volumes
 
 __all__ = ["check_spec", "check_metadata", "check_pod_fields", "check_pod_field", "pod_facts",
-           "POD_FIELD_CHECKS", "POD_FIELDS_RELATING"]
+           "POD_FIELD_CHECKS", "POD_FIELDS_RELATING", "SUBDOMAIN_FIELDS"]
 
 RESTART = enum_rule("restartPolicy", RESTART_POLICIES, "validateRestartPolicy")
 DNS_POLICY = enum_rule("dnsPolicy", DNS_POLICIES, "validateDNSPolicy")
@@ -78,7 +78,7 @@ ANNOTATIONS_SIZE = Rule(f"annotations total at most {ANNOTATIONS_MAX_BYTES} byte
                         "move large data to a ConfigMap")
 OBJECT_NAME = Rule("an object's name is a DNS-1123 subdomain, its namespace a DNS-1123 label "
                    "(k8s ValidateObjectMeta)", "use lowercase letters, digits and '-'")
-_SUBDOMAINS = ("serviceAccountName", "serviceAccount", "nodeName", "priorityClassName",
+SUBDOMAIN_FIELDS = ("serviceAccountName", "serviceAccount", "nodeName", "priorityClassName",
                "runtimeClassName", "schedulerName")
 
 
@@ -280,7 +280,7 @@ _FIELDS: dict[str, SpecCheck] = {
     "dnsPolicy": _dns_policy,
     "dnsConfig": _dns_config,
     **{key: _name(key, dns_subdomain_ok, SUBDOMAIN, "DNS-1123 subdomain")
-       for key in _SUBDOMAINS},
+       for key in SUBDOMAIN_FIELDS},
     "hostname": _name("hostname", dns_label_ok, LABEL, "DNS-1123 label"),
     "subdomain": _name("subdomain", dns_label_ok, LABEL, "DNS-1123 label"),
     "activeDeadlineSeconds": _range("activeDeadlineSeconds", 1, INT32_MAX, DEADLINE),

@@ -10,7 +10,7 @@ from ..names import parse_quantity, quantity_ok
 from ._facts import CONTAINER_RESOURCES, HUGEPAGES_PREFIX, POD_RESOURCES, Rule, qualified_name_ok
 from ._report import Problems
 
-__all__ = ["check_resources", "check_quantity_map", "quantity_value"]
+__all__ = ["check_resources", "check_quantity_map", "quantity_value", "resources_known_good"]
 
 RESOURCE_NAME = Rule(
     "a container resource is cpu, memory, ephemeral-storage, hugepages-<size> or a "
@@ -118,7 +118,7 @@ def check_resources(problems: Problems, path: str, resources: Any, *,
     resources that cannot be overcommitted (extended, hugepages) need."""
     if not isinstance(resources, dict):
         return
-    if remember and _known_good(resources, pod_level, problems.final):
+    if remember and resources_known_good(resources, pod_level, problems.final):
         return
     requests = check_quantity_map(problems, f"{path}.requests", resources.get("requests"),
                                   pod_level=pod_level)
@@ -150,7 +150,7 @@ def check_resources(problems: Problems, path: str, resources: Any, *,
         problems.add(path, HUGEPAGES_NEED_CPU_MEMORY, "hugepages without cpu or memory")
 
 
-def _known_good(resources: dict[str, Any], pod_level: bool, final: bool) -> bool:
+def resources_known_good(resources: dict[str, Any], pod_level: bool, final: bool) -> bool:
     """Whether these requests and limits were checked before and broke no rule: the same
     few resource maps recur on every pod of a render (the check is pure)."""
     requests, limits = resources.get("requests"), resources.get("limits")

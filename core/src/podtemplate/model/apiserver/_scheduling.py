@@ -23,7 +23,7 @@ from ._facts import (
 from ._report import Problems, remembered
 
 __all__ = ["check_node_selector", "check_tolerations", "check_affinity",
-           "check_topology_spread", "LABEL_KEY", "LABEL_VALUE"]
+           "check_topology_spread", "toleration_good", "LABEL_KEY", "LABEL_VALUE"]
 
 LABEL_KEY = Rule("a label key is an optional DNS subdomain prefix and '/', then at most 63 "
                  "letters, digits, '-', '_' and '.', starting and ending alphanumeric "
@@ -89,7 +89,7 @@ def check_node_selector(problems: Problems, path: str, selector: Any) -> None:
 
 def check_tolerations(problems: Problems, path: str, tolerations: Any) -> None:
     for index, toleration in enumerate(tolerations or ()):
-        if isinstance(toleration, dict) and not _toleration_good(toleration, problems.final):
+        if isinstance(toleration, dict) and not toleration_good(toleration, problems.final):
             _toleration(problems, f"{path}[{index}]", toleration)
 
 
@@ -114,7 +114,7 @@ def _toleration(problems: Problems, where: str, toleration: dict[str, Any]) -> N
         problems.add(f"{where}.tolerationSeconds", SECONDS, f"effect {effect!r}")
 
 
-_toleration_good = remembered(_toleration)
+toleration_good = remembered(_toleration)
 
 
 def _requirements(problems: Problems, path: str, requirements: Any,

@@ -24,7 +24,7 @@ from ._facts import (
 from ._report import Problems, item_path
 from ._resources import quantity_value
 
-__all__ = ["check_volumes"]
+__all__ = ["check_volumes", "plain_source_ok", "NAMED_FIELDS"]
 
 VOLUME_NAME = Rule("a volume name is a DNS-1123 label, unique in the pod (k8s ValidateVolumes)",
                    "use at most 63 lowercase letters, digits and '-', once per pod")
@@ -56,7 +56,7 @@ ABSOLUTE = Rule("an nfs path is absolute (k8s validateNFSVolumeSource)", "start 
 IMAGE_PULL = enum_rule("image.pullPolicy", PULL_POLICIES, "validateImageVolumeSource")
 # Sources that are fine when they name their object and set nothing else (the usual case).
 _PLAIN = frozenset({"secret", "configMap", "persistentVolumeClaim", "emptyDir"})
-_NAMED = {"secret": "secretName", "configMap": "name", "persistentVolumeClaim": "claimName",
+NAMED_FIELDS = {"secret": "secretName", "configMap": "name", "persistentVolumeClaim": "claimName",
           "hostPath": "path", "csi": "driver", "image": "reference", "gitRepo": "repository",
           "ephemeral": "volumeClaimTemplate"}
 
@@ -83,7 +83,7 @@ def check_volumes(problems: Problems, spec: Mapping[str, Any], base: str
         elif not problems.local:
             # Each field of the source came from some layer that passed the local rules;
             # only the presence of what it must name relates the layers.
-            required = _NAMED.get(sources[0])
+            required = NAMED_FIELDS.get(sources[0])
             source = volume[sources[0]]
             if required and problems.final and isinstance(source, dict) \
                     and not source.get(required):
@@ -96,14 +96,14 @@ def check_volumes(problems: Problems, spec: Mapping[str, Any], base: str
                 _source(problems, f"{path}.{source}", source, volume[source])
             continue
         for source in sources:
-            if source in _PLAIN and not _plain_ok(volume[source], _NAMED.get(source),
+            if source in _PLAIN and not plain_source_ok(volume[source], NAMED_FIELDS.get(source),
                                                   problems.final):
                 path = item_path(f"{base}.volumes", index, volume)
                 _source(problems, f"{path}.{source}", source, volume[source])
     return by_name
 
 
-def _plain_ok(source: Any, required: str | None, final: bool) -> bool:
+def plain_source_ok(source: Any, required: str | None, final: bool) -> bool:
     """A plain source that is surely valid: its name given (if the source needs one) and no
     other field than ``optional``/``readOnly``; anything else is checked in full."""
     if type(source) is not dict:
@@ -117,7 +117,7 @@ def _plain_ok(source: Any, required: str | None, final: bool) -> bool:
 def _source(problems: Problems, path: str, kind: str, source: Any) -> None:
     if not isinstance(source, dict):
         return
-    required = _NAMED.get(kind)
+    required = NAMED_FIELDS.get(kind)
     if required and problems.final and not source.get(required):
         problems.add(f"{path}.{required}", REQUIRED, f"{required} is missing")
     if kind in ("secret", "configMap", "downwardAPI", "projected"):
