@@ -161,14 +161,17 @@ def _plain(entries: Any, primary: str, slots: Any) -> list[Layer]:
 def test_composed_layers_fold_as_the_layers_one_by_one(
         case: tuple[Any, RoleSpec, Platform], monkeypatch: pytest.MonkeyPatch) -> None:
     made, role_spec, platform = case
+    # The first render keeps nothing; the second keeps the task's layers; the third
+    # composes them; the fourth is served from what the third kept.
+    first = _resolve(made, role_spec, platform)
+    second = _resolve(made, role_spec, platform)
     composed = _resolve(made, role_spec, platform)
-    again = _resolve(made, role_spec, platform)  # served from what the first one kept
+    again = _resolve(made, role_spec, platform)
     with monkeypatch.context() as patched:
         patched.setattr(pod_module, "composed_runs", _plain)
         uncomposed = _resolve(made, role_spec, platform)
     plain = _resolve(made, role_spec, platform, plain=True)
-    assert composed == plain
-    assert again == plain
+    assert first == second == composed == again == plain
     assert uncomposed == plain
 
 
@@ -199,12 +202,12 @@ def test_the_composition_is_made_once_and_used(monkeypatch: pytest.MonkeyPatch) 
         return resolve_pod(made, spec, make_context(platform=Platform(
             defaultImage="python:3.11")))
 
-    pods = [render(role_spec) for _ in range(3)]
-    # Composed the second time the same layers come (the first render folds them one by
-    # one), and reused after.
+    pods = [render(role_spec) for _ in range(4)]
+    # Composed the second time the same layers come (the first render keeps nothing and
+    # folds them one by one, the second keeps them), and reused after.
     assert composed == ["task template + task settings + role template (worker) + "
                         "role settings (worker)"]
-    assert pods[0] == pods[1] == pods[2]
+    assert pods[0] == pods[1] == pods[2] == pods[3]
     names = [c["name"] for c in pods[0]["spec"]["containers"]]
     assert names == ["trainer", "side"]
     trainer = pods[0]["spec"]["containers"][0]
@@ -331,3 +334,19 @@ def test_a_union_item_both_primary_entries_give_is_given_once() -> None:
     plain = _resolve(made, role_spec, platform, plain=True)
     assert json.loads(plain)["spec"]["containers"][0]["envFrom"] == [config]
     assert [_resolve(made, role_spec, platform) for _ in range(3)] == [plain] * 3
+
+
+def test_a_one_off_render_keeps_only_a_counter_on_the_task() -> None:
+    """What only later renders reuse (settings layers kept, layers composed) is made from
+    a task's second render on: a render of each task once - the CLI's - keeps its memory
+    flat in the number of tasks."""
+    made, role_spec = _sample()
+    assert role_spec.role is not None
+    before = set(made._compiled)
+    resolve_pod(made, role_spec, make_context(platform=Platform(defaultImage="python:3.11")))
+    assert set(made._compiled) - before == {("renders", "worker", "trainer")}
+    assert not any(isinstance(key, tuple) and key[0] == "settings layer"
+                   for key in role_spec.role._compiled)
+    resolve_pod(made, role_spec, make_context(platform=Platform(defaultImage="python:3.11")))
+    kept = {key[0] for key in set(made._compiled) - before}
+    assert kept == {"renders", "settings layer", "composed runs"}

@@ -133,6 +133,7 @@ class _RoleInputs:
     context: RenderContext
     primary: str
     scheduling: bool  # the role takes only the scheduling fields of the task's layers
+    warm: bool  # the task rendered this role before (see _renders)
 
 
 def _cluster_template_layer(of: _RoleInputs) -> Layer | None:
@@ -184,8 +185,11 @@ def _task_settings_layer(of: _RoleInputs) -> Layer | None:
         return settings_layer("task settings", parts, primary=of.primary, image=task.image,
                               command=task.command, args=task.args, pod=pod)
 
-    # Made once per primary name and platform naming, and kept on the task: the same
-    # layer object every render, so what is composed from it is kept too (_fast).
+    if not of.warm:
+        return make()
+    # From its second render on, kept on the task (once per primary name and platform
+    # naming): the same layer object every render, so what is composed from it is kept
+    # too (_fast). A one-off render keeps nothing: its memory stays flat in the tasks.
     return task.compiled(("settings layer", of.primary, gpu, accelerator), make)
 
 
@@ -210,9 +214,14 @@ def _role_settings_layer(of: _RoleInputs) -> Layer | None:
     if role is None:
         return None
     gpu, name = of.context.platform.gpu_resource_name, of.role_spec.name
-    return role.compiled(("settings layer", name, of.primary, gpu), lambda: settings_layer(
-        f"role settings ({name})", _settings_parts(role, gpu), primary=of.primary,
-        image=role.image))
+
+    def make() -> Layer | None:
+        return settings_layer(f"role settings ({name})", _settings_parts(role, gpu),
+                              primary=of.primary, image=role.image)
+
+    # Kept on the role from its task's second render on, like the task's settings layer.
+    return role.compiled(("settings layer", name, of.primary, gpu), make) if of.warm \
+        else make()
 
 
 # The layers of one role, lowest first: where two set the same field, the later one wins.
@@ -236,10 +245,20 @@ LAYER_ORDER: tuple[tuple[str, Callable[[_RoleInputs], Layer | None]], ...] = (
 )
 
 
+def _renders(task: Task, role: str, primary: str) -> list[int]:
+    """How many renders made this role's layers for the task: a counter kept on the task
+    (a few bytes), so that what only later renders reuse - settings layers kept, layers
+    composed - is made from the second render on, not by a one-off render."""
+    counter: list[int] = task.compiled(("renders", role, primary), lambda: [0])
+    return counter
+
+
 def _task_layers(task: Task, role_spec: RoleSpec, context: RenderContext,
                  primary: str) -> list[tuple[Layer, bool]]:
+    counter = _renders(task, role_spec.name, primary)
+    counter[0] += 1  # once per render: the layers are remembered on the role spec
     inputs = _RoleInputs(task, role_spec, context, primary,
-                         scheduling=role_spec.inherit == "scheduling")
+                         scheduling=role_spec.inherit == "scheduling", warm=counter[0] > 1)
     return [(layer, name in DEFINITION_LAYERS) for name, build in LAYER_ORDER
             if (layer := build(inputs)) is not None]
 
@@ -435,10 +454,14 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     if provenance is not None and trace is not None:
         fold = _traced(fold, trace)
     # Layers 1-6 (LAYER_ORDER), lowest first; explain records each on its own.
-    plan = layers if provenance is not None else composed_runs(
+    warm = _renders(task, role_spec.name, primary)[0] > 1
+    plan = layers if provenance is not None or not warm else composed_runs(
         entries, primary, task.compiled(("composed runs", role_spec.name, primary), dict))
-    acc = None if cow is None or not plan else _started(plan[0], primary, names, init_names,
-                                                        cow)
+    # The first fold is kept on the first layer: a platform's layer, which many tasks
+    # share, or, from a task's second render on, one of its own.
+    keep_first = bool(plan) and (warm or not entries[0][1])
+    acc = _started(plan[0], primary, names, init_names, cow) \
+        if cow is not None and keep_first else None
     if acc is None:
         acc = empty_pod(primary)
     else:
