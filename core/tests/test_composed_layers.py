@@ -161,8 +161,8 @@ def _plain(entries: Any, primary: str, slots: Any) -> list[Layer]:
 def test_composed_layers_fold_as_the_layers_one_by_one(
         case: tuple[Any, RoleSpec, Platform], monkeypatch: pytest.MonkeyPatch) -> None:
     made, role_spec, platform = case
-    # The first render keeps nothing; the second keeps the task's layers; the third
-    # composes them; the fourth is served from what the third kept.
+    # The first render keeps nothing; the second keeps the task's layers and composes
+    # them; the third and fourth are served from what the second kept.
     first = _resolve(made, role_spec, platform)
     second = _resolve(made, role_spec, platform)
     composed = _resolve(made, role_spec, platform)
@@ -202,9 +202,10 @@ def test_the_composition_is_made_once_and_used(monkeypatch: pytest.MonkeyPatch) 
         return resolve_pod(made, spec, make_context(platform=Platform(
             defaultImage="python:3.11")))
 
-    pods = [render(role_spec) for _ in range(4)]
-    # Composed the second time the same layers come (the first render keeps nothing and
-    # folds them one by one, the second keeps them), and reused after.
+    pods = [render(role_spec)]
+    assert composed == []  # the first render keeps nothing and folds them one by one
+    pods += [render(role_spec) for _ in range(3)]
+    # Composed by the second render, and reused after.
     assert composed == ["task template + task settings + role template (worker) + "
                         "role settings (worker)"]
     assert pods[0] == pods[1] == pods[2] == pods[3]

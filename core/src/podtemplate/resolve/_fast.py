@@ -30,7 +30,8 @@ role shape and kept on the layer; each role's fold starts from a copy of its roo
 settings, override; a role's template and settings) do not change between renders.
 Where several follow one another, they are merged into one layer the second time the
 task renders a role with that primary name, and kept on the task; each later render
-folds that one layer in their place. Only layers whose composition gives the same pod as folding
+folds that one layer in their place (a first render keeps nothing: a one-off render's
+memory stays flat in the tasks). Only layers whose composition gives the same pod as folding
 them one by one, over whatever lies below, are composed: proven valid (so a field keeps
 its type in every layer), clean (no directive, no null: nothing in them acts on what
 lies below except by being merged over it), and without ``default`` entries (whose
@@ -126,13 +127,13 @@ def composed_runs(entries: Sequence[tuple[Layer, bool]], primary: str, slots: Sl
     composition. ``slots`` (kept on the task, one per role and primary name) holds, for
     each run, the layers it last had and their composition.
 
-    A run is composed the second time the same layers come: the first render of a task
-    folds them one by one (composing them as well would cost that render one more fold),
-    and later renders of the same definitions, which reuse the composition, fold one
-    layer. The definition's layers are the same objects every render (kept on its
-    templates, task and roles). Where a plugin makes a role afresh for each render, its
-    layers are new, so they are folded one by one; the slot is replaced, so nothing
-    piles up on the task, nor on a role or template that many tasks share.
+    Only a task's second and later renders come here (its first keeps nothing, see
+    ``resolve.pod``). The first of them composes each run; later ones reuse the
+    composition while the layers are the same objects, as a definition's are (kept on
+    its templates, task and roles). Where a plugin makes a role afresh for each render,
+    its layers are new: they are folded one by one and composed only if the same layers
+    come again. The slot is replaced, so nothing piles up on the task, nor on a role or
+    template that many tasks share.
     """
     plan: list[Layer] = []
     run: list[Layer] = []
@@ -151,8 +152,11 @@ def _flush(run: list[Layer], primary: str, plan: list[Layer], slots: Slots) -> N
         layers = tuple(run)
         place = len(plan)  # the run's place in the plan
         held = slots.get(place)
-        if held is None or held[0] != layers:  # Layer equality is identity
-            slots[place] = (layers, None)  # the first time: folded one by one
+        if held is None:  # the first render that keeps the task's layers: composed
+            held = slots[place] = (layers, _compose(layers, primary))
+            plan.append(held[1])
+        elif held[0] != layers:  # Layer equality is identity: new layers, folded
+            slots[place] = (layers, None)
             plan.extend(run)
         else:
             composed = held[1]
