@@ -9,10 +9,11 @@ from typing import Any
 
 from ..context import RenderContext
 from ..model.task import Task
+from ..platform import Platform
 from .layers import Layer
 
 __all__ = ["RESOURCE_TOLERATIONS_LAYER", "SHM_PATH", "SHM_VOLUME", "resource_tolerations",
-           "shared_memory_fragment", "task_pod_settings"]
+           "shared_memory_fragment", "task_pod_settings", "tolerations_layer"]
 
 SHM_VOLUME = "dshm"
 SHM_PATH = "/dev/shm"
@@ -62,6 +63,12 @@ def resource_tolerations(acc: dict[str, Any], context: RenderContext) -> Layer |
     wanted = [name for name in table if name in requested]
     if not wanted:
         return None
-    tolerations = [dict(toleration) for name in wanted for toleration in table[name]]
+    return tolerations_layer(context.platform, wanted)
+
+
+def tolerations_layer(platform: Platform, names: list[str]) -> Layer:
+    """The layer of the platform's ``resourceTolerations`` for the resources ``names``."""
+    table = platform.resource_tolerations
+    tolerations = [dict(toleration) for name in names for toleration in table[name]]
     return Layer(RESOURCE_TOLERATIONS_LAYER, {"spec": {"tolerations": tolerations}},
-                 source=context.platform, variant="resourceTolerations:" + ",".join(wanted))
+                 source=platform, variant="resourceTolerations:" + ",".join(names))

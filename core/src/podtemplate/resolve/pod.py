@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +34,7 @@ from ._fast import (
     shareable,
     started_pod,
 )
-from .flyte import RESOURCE_TOLERATIONS_LAYER, resource_tolerations, task_pod_settings
+from .flyte import resource_tolerations, task_pod_settings, tolerations_layer
 from .layers import (
     Layer,
     resources_fragment,
@@ -185,12 +185,7 @@ def _task_settings_layer(of: _RoleInputs) -> Layer | None:
         return settings_layer("task settings", parts, primary=of.primary, image=task.image,
                               command=task.command, args=task.args, pod=pod)
 
-    if not of.warm:
-        return make()
-    # From its second render on, kept on the task (once per primary name and platform
-    # naming): the same layer object every render, so what is composed from it is kept
-    # too (_fast). A one-off render keeps nothing: its memory stays flat in the tasks.
-    return task.compiled(("settings layer", of.primary, gpu, accelerator), make)
+    return _settings_kept(of, task, ("settings layer", of.primary, gpu, accelerator), make)
 
 
 def _role_named_template_layer(of: _RoleInputs) -> Layer | None:
@@ -219,19 +214,26 @@ def _role_settings_layer(of: _RoleInputs) -> Layer | None:
         return settings_layer(f"role settings ({name})", _settings_parts(role, gpu),
                               primary=of.primary, image=role.image)
 
-    # Kept on the role from its task's second render on, like the task's settings layer.
-    return role.compiled(("settings layer", name, of.primary, gpu), make) if of.warm \
-        else make()
+    return _settings_kept(of, role, ("settings layer", name, of.primary, gpu), make)
 
 
-# The layers of one role, lowest first: where two set the same field, the later one wins.
-# This list is the order; nothing else in the code base restates it. After these come the
-# platform's defaultResources (filling only what is still unset) and, last, the operator
-# layer of the task type (RoleSpec.operator_layer).
+def _settings_kept(of: _RoleInputs, owner: Task | Role, key: Hashable,
+                   make: Callable[[], Layer | None]) -> Layer | None:
+    """A settings layer, from the task's second render on kept on its owner (the task or
+    the role) under ``key``: the same layer object every render, so what is composed from
+    it is kept too (_fast). A one-off render keeps nothing: its memory stays flat in the
+    tasks."""
+    return owner.compiled(key, make) if of.warm else make()
+
+
 # The layers made from the task and its roles alone (not from the platform or the run):
 # where they follow one another, the fold takes them composed once (resolve._fast).
 DEFINITION_LAYERS = frozenset({"task template", "task settings", "task override",
                                "role template", "role settings"})
+# The layers of one role, lowest first: where two set the same field, the later one wins.
+# This list is the order; nothing else in the code base restates it. After these come the
+# platform's defaultResources (filling only what is still unset) and, last, the operator
+# layer of the task type (RoleSpec.operator_layer).
 LAYER_ORDER: tuple[tuple[str, Callable[[_RoleInputs], Layer | None]], ...] = (
     ("cluster template", _cluster_template_layer),            # 1: named, else default
     ("platform interruptible", _interruptible_layer),         # 1: interruptible tasks
@@ -417,11 +419,8 @@ def late_platform_layers(context: RenderContext) -> list[Layer]:
     platform = context.platform
     found: list[Layer] = []
     if platform.resource_tolerations:
-        found.append(platform.compiled("resource tolerations, all", lambda: Layer(
-            RESOURCE_TOLERATIONS_LAYER, {"spec": {"tolerations": [
-                dict(toleration) for tolerations in platform.resource_tolerations.values()
-                for toleration in tolerations]}}, source=platform,
-            variant="resourceTolerations:*")))
+        found.append(platform.compiled("resource tolerations, all", lambda: (
+            tolerations_layer(platform, list(platform.resource_tolerations)))))
     policy = enforce_layer(context)
     if policy is not None:
         found.append(policy)
