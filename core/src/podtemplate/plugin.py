@@ -74,6 +74,7 @@ from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
 from .resolve.layers import Layer
 from .resolve.pod import late_platform_layers, task_layers
 from .runtime import function_entrypoint
+from .schemas.pruning import CrdPodSchema, crd_pod_schema
 
 __all__ = [
     # declaring a task type and its roles
@@ -141,6 +142,9 @@ __all__ = [
     "to_dns1123",
     "validate_pod_spec",
     "validate_pod_template_spec",
+    # the pod schema an operator's CRD embeds: the fields it would prune
+    "CrdPodSchema",
+    "crd_pod_schema",
     # other extension points
     "TemplateStore",
     # policy checks (podtemplate_check_policy)
