@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ._compiled import Node, type_ok
+from ._compiled import At, Node, flatten, type_ok
 from .crd import Crd, shipped_crd
 from .source import shipped_pod_schema
 
@@ -32,6 +32,7 @@ __all__ = ["CrdPodSchema", "crd_pod_schema"]
 Segment = str | int
 Schema = Mapping[str, Any]
 
+_SCALARS = (str, int, float, bool)
 _POD_TEMPLATE_SPEC = "io.k8s.api.core.v1.PodTemplateSpec"
 # What of ObjectMeta a role's pod carries: a template's labels and annotations (core
 # takes nothing else of a template's metadata; the operator names the pods).
@@ -82,27 +83,28 @@ def crd_pod_schema(crd: str | Crd, template_path: str, version: str | None = Non
     return CrdPodSchema(loaded, template_path, node)
 
 
-def _pruned(node: Node, value: Any, at: tuple[Segment, ...],
-            found: list[tuple[Segment, ...]]) -> None:
+def _pruned(node: Node, value: Any, at: At, found: list[tuple[Segment, ...]]) -> None:
     """Node.check's walk, keeping only its pruned fields: it descends where the check
-    does (a value of the node's type) and nowhere else."""
+    does (a value of the node's type) and nowhere else; a scalar holds no field."""
     if node.simple or value is None or node.int_or_string:
         return
     if node.types and not type_ok(value, node.types):
         return
     if node.kind == "object":
+        implicit, children = node.implicit, node.children
         for key, sub in value.items():
-            child = node.children.get(key) or (
-                None if key in node.implicit else node.child(key))
-            if child is not None:
-                _pruned(child, sub, (*at, key), found)
-            elif not (node.open or key in node.implicit):
-                found.append((*at, key))
+            child = children.get(key) or (None if key in implicit else node.child(key))
+            if child is None:
+                if not (node.open or key in implicit):
+                    found.append(flatten((at, key)))
+            elif not isinstance(sub, _SCALARS) and sub is not None:
+                _pruned(child, sub, (at, key), found)
     elif node.kind == "array":
         item = node.item()
         if item is not None:
             for index, entry in enumerate(value):
-                _pruned(item, entry, (*at, index), found)
+                if not isinstance(entry, _SCALARS) and entry is not None:
+                    _pruned(item, entry, (at, index), found)
 
 
 @functools.cache

@@ -21,12 +21,19 @@ __all__ = [
     "COMM_PORT",
     "CONTAINER_NAMES",
     "DASHBOARD_PORT",
+    "ROLE_PATHS",
     "SCHEDULER_PORTS",
     "Dask",
     "check_role_template",
     "scheduler_port_conflicts",
 ]
 
+# Where each role's PodTemplateSpec sits in the DaskJob.
+ROLE_PATHS = {
+    "job-runner": "spec.job",
+    "scheduler": "spec.cluster.spec.scheduler",
+    "worker": "spec.cluster.spec.worker",
+}
 # The container name of each role, as the dask-kubernetes operator's docs and examples
 # name them; the operator adds DASK_SCHEDULER_ADDRESS / DASK_WORKER_NAME to these pods.
 CONTAINER_NAMES = {"job-runner": "job", "scheduler": "scheduler", "worker": "worker"}
