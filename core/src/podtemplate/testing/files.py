@@ -20,8 +20,10 @@ def pod_template_yaml(name: str, spec: Mapping[str, Any], *,
     template: dict[str, Any] = {"spec": dict(spec)}
     if labels:
         template["metadata"] = {"labels": dict(labels)}
-    return yaml.safe_dump({"apiVersion": "v1", "kind": "PodTemplate",
-                           "metadata": {"name": name}, "template": template}, sort_keys=False)
+    text: str = yaml.safe_dump({"apiVersion": "v1", "kind": "PodTemplate",
+                                "metadata": {"name": name}, "template": template},
+                               sort_keys=False)
+    return text
 
 
 def write_task_module(folder: Path, stem: str, body: str) -> Path:
