@@ -35,7 +35,13 @@ from .manifest import (
     pod_manifest,
 )
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
-from .migration import MigrationWarning, refuse_arguments, take_alias, warn_alias
+from .migration import (
+    MigrationWarning,
+    refuse_arguments,
+    refuse_config_keys,
+    take_alias,
+    warn_alias,
+)
 from .model.names import (
     MAX_OBJECT_NAME,
     check_dns1035_label,
@@ -69,6 +75,7 @@ from .model.templates import (
     Resources,
     Role,
     normalize_env,
+    scalar_text,
 )
 from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
 from .resolve.layers import Layer
@@ -93,6 +100,7 @@ __all__ = [
     "ConfigModel",
     "EnvValue",
     "normalize_env",
+    "scalar_text",
     "Int32",
     "PodTemplate",
     "Resources",
@@ -114,6 +122,7 @@ __all__ = [
     # flytekit spellings kept with a warning (docs/from-flytekit.md)
     "MigrationWarning",
     "refuse_arguments",
+    "refuse_config_keys",
     "take_alias",
     "warn_alias",
     "get_path",

@@ -39,7 +39,7 @@ from .sites import DefinitionSite, definition_site
 from .template_file import template_parts
 
 __all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "Int32",
-           "check_extended_resource_name", "normalize_env", "env_text"]
+           "check_extended_resource_name", "normalize_env", "env_text", "scalar_text"]
 
 T = TypeVar("T")
 EnvValue = str | int | float | bool
@@ -190,6 +190,17 @@ def env_text(value: Any, field: str) -> str:
                           "a finite number", field=field, fix="give a string (convert it "
                           "with str() if that is what the task should see), or leave the "
                           "variable out")
+
+
+def scalar_text(value: Any) -> str | None:
+    """A string, number or boolean as an operator's map of strings holds it (``spark_conf``,
+    ``rayStartParams``): booleans as ``true``/``false``, as Go and YAML write them; None for
+    any other value, which the caller refuses in its own words."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str | int | float):
+        return str(value)
+    return None
 
 
 class PodTemplate:

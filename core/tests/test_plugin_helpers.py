@@ -1,0 +1,37 @@
+"""Small helpers of the plugin API that several task types share: a config value as the
+text an operator's string map holds, and flytekit keywords a config refuses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from podtemplate.plugin import DefinitionError, refuse_config_keys, scalar_text
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (True, "true"), (False, "false"), ("on", "on"), ("", ""), (0, "0"), (8080, "8080"),
+    (1.5, "1.5"), (None, None), ([1], None), ({"a": 1}, None), (b"x", None),
+])
+def test_scalar_text(value: Any, text: str | None) -> None:
+    assert scalar_text(value) == text
+
+
+REPLACEMENTS = {"start_method": "drop start_method=", "run_policy": "give it to the job"}
+
+
+def test_the_first_refused_key_is_named_with_its_field_and_fix() -> None:
+    with pytest.raises(DefinitionError) as caught:
+        refuse_config_keys({"nproc": 2, "run_policy": 1, "start_method": "spawn"},
+                           REPLACEMENTS, call="Elastic", where="task_config.elastic")
+    error = caught.value
+    assert error.field == "task_config.elastic.start_method"
+    assert "Elastic(start_method=...) is flytekit's, with no equivalent here" in str(error)
+    assert error.fix == "drop start_method="
+
+
+def test_keys_it_does_not_name_pass_and_the_reason_is_the_callers() -> None:
+    refuse_config_keys({"nproc": 2}, REPLACEMENTS, call="Elastic", where="task_config.elastic")
+    with pytest.raises(DefinitionError, match=r"Spark\(run_policy=\.\.\.\) differs"):
+        refuse_config_keys({"run_policy": 1}, REPLACEMENTS, call="Spark", where="task_config",
+                           why="differs")
