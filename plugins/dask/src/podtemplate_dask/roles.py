@@ -12,16 +12,18 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from podtemplate import (
+from podtemplate import Role, Task
+from podtemplate.plugin import (
     DefinitionError,
     FieldDecl,
     RenderContext,
-    Role,
     RoleSpec,
-    Task,
+    config_of,
+    copy_path,
     function_entrypoint,
+    parse_quantity,
+    task_layers,
 )
-from podtemplate.plugin import config_of, copy_path, parse_quantity, task_layers
 
 from .config import (
     COMM_PORT,

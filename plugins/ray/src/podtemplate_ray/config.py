@@ -17,6 +17,7 @@ from podtemplate.plugin import (
     check_dns1035_label,
     check_task_name,
     derive_object_name,
+    scalar_text,
 )
 from pydantic import field_validator, model_validator
 
@@ -51,15 +52,13 @@ def ray_start_params(params: Mapping[str, RayStartValue] | None, *, field: str
             raise DefinitionError(
                 f"ray start parameter name {key!r} is not valid", field=where,
                 fix="write the flag name without leading dashes, e.g. {'num-cpus': '4'}")
-        if isinstance(value, bool):
-            out[key] = "true" if value else "false"
-        elif isinstance(value, (str, int, float)):
-            out[key] = str(value)
-        else:
+        text = scalar_text(value)
+        if text is None:
             raise DefinitionError(
                 f"ray start parameter {key!r} must be a string, number or boolean, "
                 f"not {type(value).__name__}", field=where,
                 fix="give the value as it would follow the flag on the command line")
+        out[key] = text
     return out
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError
-from podtemplate.plugin import EnvValue, check_env_name
+from podtemplate.plugin import EnvValue, check_env_name, scalar_text
 from pydantic import Field, field_validator
 
 __all__ = ["ShellConfig", "MAX_SCRIPT_BYTES", "normalize_inputs"]
@@ -127,13 +127,11 @@ def _check_input_name(name: Any) -> None:
 
 
 def _text(value: Any, name: str) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if not isinstance(value, (str, int, float)):
+    text = scalar_text(value)
+    if text is None:
         raise DefinitionError(
             f"default of input {name!r} must be a string or number, not {type(value).__name__}",
             field=f"inputs.{name}", fix="give the default as text, e.g. '7'")
-    text = str(value)
     if "\x00" in text:
         raise DefinitionError(f"default of input {name!r} contains a NUL character",
                               field=f"inputs.{name}", fix="remove the NUL")
