@@ -62,6 +62,18 @@ def ray_start_params(params: Mapping[str, RayStartValue] | None, *, field: str
     return out
 
 
+def _checks_start_params(field: str) -> Any:
+    """The validator of a model's ``ray_start_params``, checked as given (``field`` names
+    them in an error); the model keeps them as given and ``ray_start_params`` turns them
+    into KubeRay's strings when the manifest is built."""
+
+    def check(cls: type, value: Any) -> Any:
+        ray_start_params(value, field=field)
+        return value
+
+    return field_validator("ray_start_params", mode="before")(check)
+
+
 class Head(Role):
     """The Ray head pod: a :class:`~podtemplate.Role` plus its own ``ray start``
     parameters (merged over :attr:`Ray.ray_start_params`). ``replicas`` must stay unset:
@@ -69,11 +81,7 @@ class Head(Role):
 
     ray_start_params: dict[str, RayStartValue] | None = None
 
-    @field_validator("ray_start_params", mode="before")
-    @classmethod
-    def _params(cls, value: Any) -> Any:
-        ray_start_params(value, field="task_config.head.ray_start_params")
-        return value
+    _params = _checks_start_params("task_config.head.ray_start_params")
 
 
 class WorkerGroup(Role):
@@ -113,11 +121,7 @@ class WorkerGroup(Role):
         pods' role label ``worker-<group>`` stays within 63 characters."""
         return derive_object_name(self.name, _MAX_GROUP_NAME)
 
-    @field_validator("ray_start_params", mode="before")
-    @classmethod
-    def _params(cls, value: Any) -> Any:
-        ray_start_params(value, field="task_config.worker_groups[].ray_start_params")
-        return value
+    _params = _checks_start_params("task_config.worker_groups[].ray_start_params")
 
     @model_validator(mode="after")
     def _replicas(self) -> WorkerGroup:  # replaces Role's check: a Ray group may be empty
@@ -195,11 +199,7 @@ class Ray(ConfigModel):
     ttl_seconds_after_finished: Int32 | None = None
     ray_version: str | None = None
 
-    @field_validator("ray_start_params", mode="before")
-    @classmethod
-    def _params(cls, value: Any) -> Any:
-        ray_start_params(value, field="task_config.ray_start_params")
-        return value
+    _params = _checks_start_params("task_config.ray_start_params")
 
     @model_validator(mode="after")
     def _check(self) -> Ray:
