@@ -35,3 +35,19 @@ def test_keys_it_does_not_name_pass_and_the_reason_is_the_callers() -> None:
     with pytest.raises(DefinitionError, match=r"Spark\(run_policy=\.\.\.\) differs"):
         refuse_config_keys({"run_policy": 1}, REPLACEMENTS, call="Spark", where="task_config",
                            why="differs")
+
+
+def test_a_template_with_its_primary_and_the_operators_container_is_refused() -> None:
+    from podtemplate.plugin import PodTemplate, check_one_primary
+
+    both = PodTemplate({"containers": [{"name": "main"}, {"name": "pytorch"}]},
+                       primary_container_name="main")
+    with pytest.raises(DefinitionError) as caught:
+        check_one_primary(both, "pytorch", "task_config.worker.pod_template")
+    assert caught.value.field == "task_config.worker.pod_template.containers[pytorch]"
+    assert "'main' and its container 'pytorch' would both become" in str(caught.value)
+    for fine in (PodTemplate({"containers": [{"name": "main"}]}, primary_container_name="main"),
+                 PodTemplate({"containers": [{"name": "pytorch"}, {"name": "side"}]},
+                             primary_container_name="pytorch"),
+                 PodTemplate({"containers": [{"name": "pytorch"}]}, primary_container_name="x")):
+        check_one_primary(fine, "pytorch", "pod_template")

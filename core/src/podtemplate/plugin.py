@@ -74,6 +74,7 @@ from .model.templates import (
     PodTemplate,
     Resources,
     Role,
+    check_one_primary,
     normalize_env,
     scalar_text,
 )
@@ -101,6 +102,7 @@ __all__ = [
     "EnvValue",
     "normalize_env",
     "scalar_text",
+    "check_one_primary",
     "Int32",
     "PodTemplate",
     "Resources",
