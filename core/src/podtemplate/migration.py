@@ -12,7 +12,7 @@ from .errors import DefinitionError
 from .model.sites import definition_site
 
 __all__ = ["MigrationWarning", "flytekit_override_arguments", "flytekit_task_arguments",
-           "refuse_arguments", "take_alias", "warn_alias"]
+           "refuse_arguments", "refuse_config_keys", "take_alias", "warn_alias"]
 
 
 class MigrationWarning(FutureWarning):
@@ -81,6 +81,17 @@ def refuse_arguments(given: Mapping[str, Any], replacements: Mapping[str, str], 
             raise DefinitionError(f"{call} has no argument {key!r}", field=key,
                                   fix=f"see help({help_name}) for the accepted arguments")
         raise DefinitionError(f"{call}({key}=...) {why}", field=key, fix=fix)
+
+
+def refuse_config_keys(data: Mapping[str, Any], replacements: Mapping[str, str], *,
+                       call: str, where: str,
+                       why: str = "is flytekit's, with no equivalent here") -> None:
+    """Refuse the first key of ``replacements`` that ``data`` (the keywords a config class
+    is given, as a ``mode="before"`` validator sees them) holds: flytekit's, with what to
+    write instead; the field is ``where.<key>`` (``task_config.elastic.start_method``)."""
+    for key, fix in replacements.items():
+        if key in data:
+            raise DefinitionError(f"{call}({key}=...) {why}", field=f"{where}.{key}", fix=fix)
 
 
 def _refuse_engine_settings(others: Mapping[str, Any], call: str, help_name: str) -> None:

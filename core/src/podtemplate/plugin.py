@@ -35,7 +35,13 @@ from .manifest import (
     pod_manifest,
 )
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
-from .migration import MigrationWarning, refuse_arguments, take_alias, warn_alias
+from .migration import (
+    MigrationWarning,
+    refuse_arguments,
+    refuse_config_keys,
+    take_alias,
+    warn_alias,
+)
 from .model.names import (
     MAX_OBJECT_NAME,
     check_dns1035_label,
@@ -68,12 +74,15 @@ from .model.templates import (
     PodTemplate,
     Resources,
     Role,
+    check_one_primary,
     normalize_env,
+    scalar_text,
 )
 from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
 from .resolve.layers import Layer
 from .resolve.pod import late_platform_layers, task_layers
 from .runtime import function_entrypoint
+from .schemas.pruning import CrdPodSchema, crd_pod_schema
 
 __all__ = [
     # declaring a task type and its roles
@@ -92,6 +101,8 @@ __all__ = [
     "ConfigModel",
     "EnvValue",
     "normalize_env",
+    "scalar_text",
+    "check_one_primary",
     "Int32",
     "PodTemplate",
     "Resources",
@@ -113,6 +124,7 @@ __all__ = [
     # flytekit spellings kept with a warning (docs/from-flytekit.md)
     "MigrationWarning",
     "refuse_arguments",
+    "refuse_config_keys",
     "take_alias",
     "warn_alias",
     "get_path",
@@ -141,6 +153,9 @@ __all__ = [
     "to_dns1123",
     "validate_pod_spec",
     "validate_pod_template_spec",
+    # the pod schema an operator's CRD embeds: the fields it would prune
+    "CrdPodSchema",
+    "crd_pod_schema",
     # other extension points
     "TemplateStore",
     # policy checks (podtemplate_check_policy)

@@ -2,27 +2,21 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 from podtemplate.testing import (
+    assert_render_names_missing_distribution,
     assert_valid_pod,
     render_cli,
-    render_without_distribution,
     rendered_documents,
+    write_task_module,
 )
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
 
-def write_module(folder: Path, name: str, body: str) -> Path:
-    path = folder / f"{name}_{folder.name}.py"  # unique module name per test
-    path.write_text(textwrap.dedent(body))
-    return path
-
-
 def test_render_discovers_container_tasks_without_a_flag(tmp_path: Path) -> None:
-    module = write_module(tmp_path, "jobs", """\
+    module = write_task_module(tmp_path, "jobs", """\
         from podtemplate_container import ContainerTask
         fetch = ContainerTask(name="fetch", image="curlimages/curl:8.8.0",
                               command=["curl"], args=["-fsS", "https://example.com"])
@@ -52,7 +46,7 @@ def test_examples_render_with_the_named_template() -> None:
 
 
 def test_bad_definition_is_one_line_exit_2_and_nothing_written(tmp_path: Path) -> None:
-    module = write_module(tmp_path, "bad", """\
+    module = write_task_module(tmp_path, "bad", """\
         from podtemplate_container import ContainerTask
         broken = ContainerTask(name="broken", image="")
         """)
@@ -66,18 +60,13 @@ def test_bad_definition_is_one_line_exit_2_and_nothing_written(tmp_path: Path) -
 
 
 def test_without_the_plugin_the_error_names_the_distribution() -> None:
-    result = render_without_distribution("podtemplate-container", "podtemplate_container",
-                                         str(EXAMPLES / "container_tasks.py"), cwd=REPO)
-    assert result.returncode == 2, result.stderr
-    assert result.stdout == ""
-    [line] = result.stderr.splitlines()
-    assert "task type 'container' is not installed" in line
-    assert "pip install podtemplate-container" in line
+    assert_render_names_missing_distribution("podtemplate-container", "podtemplate_container", "container",
+                                             str(EXAMPLES / "container_tasks.py"), cwd=REPO)
 
 
 def test_any_missing_plugin_module_names_its_distribution(tmp_path: Path) -> None:
     """The real import machinery, no simulation: this plugin exists nowhere."""
-    module = write_module(tmp_path, "uses_missing", """\
+    module = write_task_module(tmp_path, "uses_missing", """\
         from podtemplate_notinstalled import SomeTask
         """)
     result = render_cli(str(module))

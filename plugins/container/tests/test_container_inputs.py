@@ -56,14 +56,16 @@ def test_an_unknown_input_is_refused_naming_the_known_ones() -> None:
         podtemplate.render(task, inputs={"a": "1", "b": "1", "c": "1"})
 
 
-def test_a_placeholder_of_an_undeclared_input_fails_at_definition() -> None:
+@pytest.mark.parametrize("placeholder", ["{{.inputs.c}}", "{{$inputs.c}}"])
+def test_a_placeholder_of_an_undeclared_input_fails_at_definition(placeholder: str) -> None:
     with pytest.raises(DefinitionError, match=r"has no input 'c'.*declared: a, b"):
-        ContainerTask(**{**ELLIPSE, "command": ["x", "{{.inputs.c}}"]})  # type: ignore[arg-type]
+        ContainerTask(**{**ELLIPSE, "command": ["x", placeholder]})  # type: ignore[arg-type]
 
 
-def test_flytekit_outputs_placeholders_are_refused_with_the_reason() -> None:
+@pytest.mark.parametrize("placeholder", ["{{.outputs.area}}", "{{$OutputPrefix}}"])
+def test_flytekit_outputs_placeholders_are_refused_with_the_reason(placeholder: str) -> None:
     with pytest.raises(DefinitionError, match="does not fill"):
-        ContainerTask(name="x", image="busybox:1.36", command=["x", "{{.outputs.area}}"])
+        ContainerTask(name="x", image="busybox:1.36", command=["x", placeholder])
 
 
 def test_an_input_type_that_cannot_be_text_is_refused() -> None:
@@ -95,16 +97,6 @@ def test_placeholders_in_every_spelling_flyte_fills_are_filled() -> None:
     (pod,) = podtemplate.render(task, inputs={"a": "7"})
     assert_valid_pod(pod)
     assert pod["spec"]["containers"][0]["command"] == ["echo", "7", "7", "7", "7"]
-
-
-def test_a_dollar_placeholder_of_an_undeclared_input_fails_at_definition() -> None:
-    with pytest.raises(DefinitionError, match=r"has no input 'c'.*declared: a, b"):
-        ContainerTask(**{**ELLIPSE, "command": ["x", "{{$inputs.c}}"]})  # type: ignore[arg-type]
-
-
-def test_a_dollar_outputs_placeholder_is_refused_too() -> None:
-    with pytest.raises(DefinitionError, match="does not fill"):
-        ContainerTask(name="x", image="busybox:1.36", command=["x", "{{$OutputPrefix}}"])
 
 
 def test_booleans_are_filled_as_flyte_writes_them() -> None:

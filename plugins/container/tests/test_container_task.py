@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +20,13 @@ from podtemplate.testing import (
     assert_valid_pod,
     container,
     env_of,
+    pod_template_yaml,
     task_types,
 )
 from podtemplate_container import ContainerTask
 
 PLATFORM = Platform()
+TemplatesDir = Callable[[dict[str, str]], Path]
 
 
 def render_pods(task: Task, platform: Platform = PLATFORM, **kwargs: Any) -> list[dict[str, Any]]:
@@ -76,19 +78,13 @@ def test_no_command_keeps_the_image_entrypoint() -> None:
     assert "command" not in bare and "args" not in bare
 
 
-def test_templates_cannot_replace_command_or_args(tmp_path: Path) -> None:
-    cluster = """\
-        apiVersion: v1
-        kind: PodTemplate
-        metadata: {name: sneaky}
-        template:
-          spec:
-            containers: [{name: primary, command: [evil], args: [--evil]}]
-        """
+def test_templates_cannot_replace_command_or_args(templates_dir: TemplatesDir) -> None:
+    cluster = pod_template_yaml("sneaky", {"containers": [
+        {"name": "primary", "command": ["evil"], "args": ["--evil"]}]})
     inline = PodTemplate({"containers": [{"name": "primary", "command": ["x"], "args": ["y"]}]})
     task = ContainerTask(name="tool", image="busybox:1.36", command=["echo"],
                          pod_template=inline, pod_template_name="sneaky")
-    with_args = primary(task, templates=_folder(tmp_path, {"sneaky.yaml": cluster}))
+    with_args = primary(task, templates=templates_dir({"sneaky.yaml": cluster}))
     # command alone means "exactly this": the template's args must not sneak in.
     assert (with_args["command"], with_args["args"]) == (["echo"], [])
 
@@ -103,17 +99,11 @@ def test_run_override_replaces_command_and_args() -> None:
         assert main["image"] == "busybox:1.36"
 
 
-def test_every_layer_reaches_the_pod(tmp_path: Path) -> None:
-    cluster = """\
-        apiVersion: v1
-        kind: PodTemplate
-        metadata: {name: gpu}
-        template:
-          metadata: {labels: {pool: gpu}}
-          spec:
-            tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
-            containers: [{name: primary, env: [{name: FROM_CLUSTER, value: "1"}]}]
-        """
+def test_every_layer_reaches_the_pod(templates_dir: TemplatesDir) -> None:
+    cluster = pod_template_yaml("gpu", {
+        "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+        "containers": [{"name": "primary", "env": [{"name": "FROM_CLUSTER", "value": "1"}]}],
+    }, labels={"pool": "gpu"})
     inline = PodTemplate(
         {"runtimeClassName": "nvidia",
          "containers": [{"name": "main", "env": [{"name": "FROM_INLINE", "value": "1"}]},
@@ -127,7 +117,7 @@ def test_every_layer_reaches_the_pod(tmp_path: Path) -> None:
                         defaultResources={"limits": {"memory": "1Gi"}})
     override = PodTemplate({"priorityClassName": "urgent"})
     [pod] = render_pods(task, platform=platform, override=override,
-                        templates=_folder(tmp_path, {"gpu.yaml": cluster}))
+                        templates=templates_dir({"gpu.yaml": cluster}))
     spec = pod["spec"]
     assert [c["name"] for c in spec["containers"]] == ["main", "metrics"]
     assert spec["initContainers"][0]["name"] == "warmup"
@@ -174,11 +164,3 @@ def test_bad_definitions_fail_at_definition_time(kwargs: dict[str, Any], field: 
     arguments = {"name": "tool", "image": "busybox:1.36", **kwargs}
     assert_definition_error(lambda: ContainerTask(**arguments), message=message, field=field,
                             task=arguments["name"])
-
-
-def _folder(root: Path, files: dict[str, str]) -> Path:
-    folder = root / "templates"
-    folder.mkdir()
-    for name, text in files.items():
-        (folder / name).write_text(textwrap.dedent(text))
-    return folder

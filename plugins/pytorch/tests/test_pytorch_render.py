@@ -18,35 +18,20 @@ from podtemplate import (
     render_task,
     task,
 )
-from podtemplate.testing import container, env_of
+from podtemplate.testing import container, env_of, pod_template_yaml
 from podtemplate_pytorch import Elastic, PyTorch, RunPolicy
 
-CLUSTER = """
-apiVersion: v1
-kind: PodTemplate
-metadata: {name: default}
-template:
-  metadata:
-    labels: {team: ml}
-  spec:
-    serviceAccountName: runner
-    tolerations: [{key: platform/batch, operator: Exists, effect: NoSchedule}]
-    containers:
-      - name: primary
-        env: [{name: PLATFORM, value: acme}]
----
-apiVersion: v1
-kind: PodTemplate
-metadata: {name: a100}
-template:
-  spec:
-    nodeSelector: {gpu: a100}
-    tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
-    volumes: [{name: dshm, emptyDir: {medium: Memory, sizeLimit: 16Gi}}]
-    containers:
-      - name: primary
-        volumeMounts: [{name: dshm, mountPath: /dev/shm}]
-"""
+CLUSTER = pod_template_yaml("default", {
+    "serviceAccountName": "runner",
+    "tolerations": [{"key": "platform/batch", "operator": "Exists", "effect": "NoSchedule"}],
+    "containers": [{"name": "primary", "env": [{"name": "PLATFORM", "value": "acme"}]}],
+}, labels={"team": "ml"}) + "---\n" + pod_template_yaml("a100", {
+    "nodeSelector": {"gpu": "a100"},
+    "tolerations": [{"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}],
+    "volumes": [{"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": "16Gi"}}],
+    "containers": [{"name": "primary",
+                    "volumeMounts": [{"name": "dshm", "mountPath": "/dev/shm"}]}],
+})
 
 DEFAULT_SHM_VOLUME = {"name": "dshm", "emptyDir": {"medium": "Memory"}}
 DEFAULT_SHM_MOUNT = {"name": "dshm", "mountPath": "/dev/shm"}

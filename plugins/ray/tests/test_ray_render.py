@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import shlex
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 from podtemplate import DefinitionError, Platform, PodTemplate, Resources, Role, Task, task
-from podtemplate.testing import container
+from podtemplate.testing import container, pod_template_yaml
 from podtemplate_ray import Head, Ray, WorkerGroup
 
 Render = Callable[..., dict[str, Any]]
@@ -45,35 +44,24 @@ def make_task(config: Ray | None = None, **kwargs: Any) -> Task:
 
 
 @pytest.fixture
-def platform_with(tmp_path: Path) -> Callable[[str], Platform]:
+def platform_with(templates_dir: Callable[[dict[str, str]], Path]
+                  ) -> Callable[[str], Platform]:
     """A platform whose default template is the given kind: PodTemplate text."""
 
     def make(template: str) -> Platform:
-        folder = tmp_path / "templates"
-        folder.mkdir(exist_ok=True)
-        (folder / "default.yaml").write_text(textwrap.dedent(template))
-        return Platform(templates=folder, defaultTemplate="default")
+        return Platform(templates=templates_dir({"default.yaml": template}),
+                        defaultTemplate="default")
 
     return make
 
 
-CLUSTER_TEMPLATE = """
-    apiVersion: v1
-    kind: PodTemplate
-    metadata: {name: default}
-    template:
-      metadata:
-        labels: {team: ml}
-      spec:
-        serviceAccountName: ml-runner
-        tolerations:
-          - {key: platform.acme.io/batch, operator: Exists, effect: NoSchedule}
-        containers:
-          - name: istio-proxy
-            image: istio/proxyv2:1.22
-          - name: primary
-            env: [{name: PLATFORM, value: acme}]
-"""
+CLUSTER_TEMPLATE = pod_template_yaml("default", {
+    "serviceAccountName": "ml-runner",
+    "tolerations": [{"key": "platform.acme.io/batch", "operator": "Exists",
+                     "effect": "NoSchedule"}],
+    "containers": [{"name": "istio-proxy", "image": "istio/proxyv2:1.22"},
+                   {"name": "primary", "env": [{"name": "PLATFORM", "value": "acme"}]}],
+}, labels={"team": "ml"})
 
 
 # ------------------------------------------------------------------------ the RayJob shape

@@ -4,28 +4,22 @@ from __future__ import annotations
 
 import errno
 import subprocess
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
 from kubernetes.client import V1ConfigMap
 from podtemplate.testing import (
+    assert_render_names_missing_distribution,
     assert_valid_pod,
     env_of,
     render_cli,
-    render_without_distribution,
     rendered_documents,
+    write_task_module,
 )
 
 REPO = Path(__file__).resolve().parents[3]
 EXAMPLES = REPO / "examples"
-
-def write_module(folder: Path, body: str) -> Path:
-    path = folder / f"shell_jobs_{folder.name}.py"  # unique module name per test
-    path.write_text(textwrap.dedent(body))
-    return path
-
 
 def validate(manifests: list[dict[str, Any]]) -> None:
     for manifest in manifests:
@@ -36,7 +30,7 @@ def validate(manifests: list[dict[str, Any]]) -> None:
 
 
 def test_render_discovers_shell_tasks_and_takes_inputs(tmp_path: Path) -> None:
-    module = write_module(tmp_path, """\
+    module = write_task_module(tmp_path, "shell_jobs", """\
         from podtemplate_shell import ShellTask
         backup = ShellTask(name="backup", script="tar czf /out/$DAY.tgz /data",
                            image="alpine:3.20", inputs=["DAY"])
@@ -51,7 +45,7 @@ def test_render_discovers_shell_tasks_and_takes_inputs(tmp_path: Path) -> None:
 
 
 def test_output_folder_holds_pod_and_configmap_in_one_file(tmp_path: Path) -> None:
-    module = write_module(tmp_path, """\
+    module = write_task_module(tmp_path, "shell_jobs", """\
         from podtemplate_shell import ShellTask
         hello = ShellTask(name="hello", script="echo hi", image="alpine:3.20")
         """)
@@ -86,7 +80,7 @@ def test_examples_render_with_the_sidecar_and_inputs() -> None:
 ])
 def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path: Path, arguments: str,
                                                           expected: str) -> None:
-    module = write_module(tmp_path, f"""\
+    module = write_task_module(tmp_path, "shell_jobs", f"""\
         from podtemplate_shell import ShellTask
         broken = ShellTask(name="broken", {arguments})
         """)
@@ -101,7 +95,7 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(tmp_path: Path, argume
 
 
 def test_a_missing_input_value_is_one_line_exit_2(tmp_path: Path) -> None:
-    module = write_module(tmp_path, """\
+    module = write_task_module(tmp_path, "shell_jobs", """\
         from podtemplate_shell import ShellTask
         needs = ShellTask(name="needs", script="echo $DAY", image="alpine:3.20", inputs=["DAY"])
         """)
@@ -112,13 +106,8 @@ def test_a_missing_input_value_is_one_line_exit_2(tmp_path: Path) -> None:
 
 
 def test_without_the_plugin_the_error_names_the_distribution() -> None:
-    result = render_without_distribution("podtemplate-shell", "podtemplate_shell",
-                                         str(EXAMPLES / "shell_tasks.py"), cwd=REPO)
-    assert result.returncode == 2, result.stderr
-    assert result.stdout == ""
-    [line] = result.stderr.splitlines()
-    assert "task type 'shell' is not installed" in line
-    assert "pip install podtemplate-shell" in line
+    assert_render_names_missing_distribution("podtemplate-shell", "podtemplate_shell", "shell",
+                                             str(EXAMPLES / "shell_tasks.py"), cwd=REPO)
 
 
 def test_why_not_args_one_argument_over_128_kib_cannot_be_executed() -> None:

@@ -101,19 +101,6 @@ def test_the_config_checks_the_same_when_built_directly() -> None:
         ShellConfig(script="echo", shel="/bin/sh")  # type: ignore[call-arg]
 
 
-@pytest.mark.parametrize(("script", "message"), [
-    # flytekit interpolates {inputs.x} into the script text; here inputs are environment
-    # variables, so the placeholder would reach the shell literally.
-    ('echo "{inputs.x}"', r"script holds \{inputs\.x\}.*fix: write \$x"),
-    ('tar -zcvf {outputs.j} "$x"', r"script holds \{outputs\.j\}.*no outputs"),
-    ("echo { inputs.y }", r"script holds \{ inputs\.y \}.*fix: write \$y"),
-])
-def test_flytekit_script_placeholders_fail_with_the_replacement(script: str,
-                                                                message: str) -> None:
-    with pytest.raises(DefinitionError, match=message):
-        ShellTask(name="task_1", script=script, inputs={"x": "/tmp/a", "y": "b"})
-
-
 def test_shell_braces_that_are_not_flytekit_placeholders_are_kept() -> None:
     task = ShellTask(name="braces", script='f() { echo "${x}"; }\nf {a,b}\n', inputs=["x"])
     assert isinstance(task.task_config, ShellConfig)
@@ -131,17 +118,29 @@ def test_flytekit_typed_inputs_declare_inputs_without_defaults() -> None:
     assert task.task_config.inputs == {"x": None, "n": None}
 
 
-@pytest.mark.parametrize(("argument", "message"), [
-    ("debug", r"ShellTask\(debug=\.\.\.\) is flytekit's.*set -x"),
-    ("output_locs", r"ShellTask\(output_locs=\.\.\.\) is flytekit's.*no outputs"),
-    ("script_file", r"ShellTask\(script_file=\.\.\.\) is flytekit's.*read_text"),
-    ("task_config", r"ShellTask\(task_config=\.\.\.\) is flytekit's"),
-    ("colour", r"ShellTask has no argument 'colour'"),
+_INPUTS = {"x": "/tmp/a", "y": "b"}
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    # flytekit interpolates {inputs.x} into the script text; here inputs are environment
+    # variables, so the placeholder would reach the shell literally.
+    ({"script": 'echo "{inputs.x}"', "inputs": _INPUTS},
+     r"script holds \{inputs\.x\}.*fix: write \$x"),
+    ({"script": 'tar -zcvf {outputs.j} "$x"', "inputs": _INPUTS},
+     r"script holds \{outputs\.j\}.*no outputs"),
+    ({"script": "echo { inputs.y }", "inputs": _INPUTS},
+     r"script holds \{ inputs\.y \}.*fix: write \$y"),
+    # flytekit's own arguments, each with what to write instead
+    ({"debug": True}, r"ShellTask\(debug=\.\.\.\) is flytekit's.*set -x"),
+    ({"output_locs": True}, r"ShellTask\(output_locs=\.\.\.\) is flytekit's.*no outputs"),
+    ({"script_file": True}, r"ShellTask\(script_file=\.\.\.\) is flytekit's.*read_text"),
+    ({"task_config": True}, r"ShellTask\(task_config=\.\.\.\) is flytekit's"),
+    ({"colour": True}, r"ShellTask has no argument 'colour'"),
 ])
-def test_flytekit_only_arguments_are_refused_with_what_to_do(argument: str,
-                                                             message: str) -> None:
+def test_flytekit_spellings_are_refused_with_what_to_do(kwargs: dict[str, Any],
+                                                        message: str) -> None:
     with pytest.raises(DefinitionError, match=message):
-        ShellTask(name="t", script="echo hi", **{argument: True})  # type: ignore[arg-type]
+        ShellTask(**{"name": "task_1", "script": "echo hi", **kwargs})
 
 
 def test_flytekit_container_image_and_environment_are_taken() -> None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
 from kubernetes.client import V1ConfigMap
 from podtemplate import InputError, Platform, PodTemplate, Resources, Task, render
-from podtemplate.testing import assert_valid_pod, container, env_of
+from podtemplate.testing import assert_valid_pod, container, env_of, pod_template_yaml
 from podtemplate_shell import (
     SCRIPT_DIGEST_ANNOTATION,
     SCRIPT_DIR,
@@ -108,14 +107,8 @@ def test_template_items_cannot_break_the_script_volume_or_mount() -> None:
 
 
 def test_templates_cannot_replace_the_command_but_the_run_override_can(tmp_path: Path) -> None:
-    (tmp_path / "tpl.yaml").write_text(textwrap.dedent("""\
-        apiVersion: v1
-        kind: PodTemplate
-        metadata: {name: sneaky}
-        template:
-          spec:
-            containers: [{name: primary, command: [evil], args: [--evil]}]
-        """))
+    (tmp_path / "tpl.yaml").write_text(pod_template_yaml("sneaky", {"containers": [
+        {"name": "primary", "command": ["evil"], "args": ["--evil"]}]}))
     inline = PodTemplate({"containers": [{"name": "primary", "command": ["x"], "args": ["y"]}]})
     task = ShellTask(name="t", script="echo", shell="/bin/bash", pod_template=inline,
                      pod_template_name="sneaky")
@@ -131,16 +124,10 @@ def test_templates_cannot_replace_the_command_but_the_run_override_can(tmp_path:
 
 
 def test_every_layer_reaches_the_pod_and_sidecars_are_kept(tmp_path: Path) -> None:
-    (tmp_path / "tpl.yaml").write_text(textwrap.dedent("""\
-        apiVersion: v1
-        kind: PodTemplate
-        metadata: {name: base}
-        template:
-          metadata: {labels: {team: data}}
-          spec:
-            serviceAccountName: runner
-            containers: [{name: primary, env: [{name: FROM_CLUSTER, value: "1"}]}]
-        """))
+    (tmp_path / "tpl.yaml").write_text(pod_template_yaml("base", {
+        "serviceAccountName": "runner",
+        "containers": [{"name": "primary", "env": [{"name": "FROM_CLUSTER", "value": "1"}]}],
+    }, labels={"team": "data"}))
     inline = PodTemplate(
         {"volumes": [{"name": "out", "emptyDir": {}}],
          "initContainers": [{"name": "uploader", "image": "acme/up:1", "restartPolicy": "Always"}],

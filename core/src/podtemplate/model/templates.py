@@ -39,7 +39,8 @@ from .sites import DefinitionSite, definition_site
 from .template_file import template_parts
 
 __all__ = ["ConfigModel", "Resources", "PodTemplate", "Role", "EnvValue", "Int32",
-           "check_extended_resource_name", "normalize_env", "env_text"]
+           "check_extended_resource_name", "normalize_env", "env_text", "scalar_text",
+           "check_one_primary"]
 
 T = TypeVar("T")
 EnvValue = str | int | float | bool
@@ -190,6 +191,17 @@ def env_text(value: Any, field: str) -> str:
                           "a finite number", field=field, fix="give a string (convert it "
                           "with str() if that is what the task should see), or leave the "
                           "variable out")
+
+
+def scalar_text(value: Any) -> str | None:
+    """A string, number or boolean as an operator's map of strings holds it (``spark_conf``,
+    ``rayStartParams``): booleans as ``true``/``false``, as Go and YAML write them; None for
+    any other value, which the caller refuses in its own words."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str | int | float):
+        return str(value)
+    return None
 
 
 class PodTemplate:
@@ -428,3 +440,18 @@ class Role(ConfigModel):
             raise DefinitionError(f"Role: replicas must be at least 1, got {self.replicas}",
                                   field="replicas", fix="set replicas >= 1")
         return self
+
+
+def check_one_primary(template: PodTemplate, operator_name: str, field: str) -> None:
+    """Refuse a role template holding both its primary container (by another name) and a
+    container named as the operator names the role's: both would become that one
+    container. ``field`` is where the template was given (``task_config.worker.pod_template``)."""
+    alias = template.primary_container_name
+    names = [container.get("name") for container in template.pod_spec.get("containers") or ()]
+    if alias != operator_name and alias in names and operator_name in names:
+        raise DefinitionError(
+            f"the template's primary container {alias!r} and its container "
+            f"{operator_name!r} would both become the operator's {operator_name!r} container",
+            field=f"{field}.containers[{operator_name}]",
+            fix=f"merge the two into one container named {operator_name!r} "
+            f"(primary_container_name={operator_name!r}), or rename the other one")

@@ -26,7 +26,13 @@ from .assertions import (
     container,
     env_of,
 )
-from .cli import render_cli, render_without_distribution, rendered_documents
+from .cli import (
+    assert_render_names_missing_distribution,
+    render_cli,
+    render_without_distribution,
+    rendered_documents,
+)
+from .files import pod_template_yaml, write_task_module
 
 if TYPE_CHECKING:
     from .conformance import ConformanceSuite
@@ -46,6 +52,7 @@ __all__ = [
     "SampleTaskFactory",
     "SchemaSource",
     "assert_definition_error",
+    "assert_render_names_missing_distribution",
     "assert_valid_custom_resource",
     "assert_valid_pod",
     "assert_valid_pod_template",
@@ -57,12 +64,14 @@ __all__ = [
     "env_of",
     "every_finding",
     "load_schema_source",
+    "pod_template_yaml",
     "render_cli",
     "render_without_distribution",
     "rendered_documents",
     "shipped_crd",
     "task_types",
     "validate_custom_resource",
+    "write_task_module",
 ]
 
 

@@ -53,3 +53,15 @@ def render_without_distribution(distribution: str, package: str, *args: str,
     return subprocess.run(
         [sys.executable, "-c", _WITHOUT_DISTRIBUTION, distribution, package, "render", *args],
         capture_output=True, text=True, cwd=cwd, timeout=120, check=False)
+
+
+def assert_render_names_missing_distribution(distribution: str, package: str, task_type: str,
+                                             *args: str, cwd: Path | None = None) -> None:
+    """``podtemplate render ARGS...`` of tasks of ``task_type`` without ``distribution``
+    installed: exit 2, nothing written, one line naming the task type and the install."""
+    result = render_without_distribution(distribution, package, *args, cwd=cwd)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert f"task type {task_type!r} is not installed" in line, line
+    assert f"pip install {distribution}" in line, line

@@ -6,10 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import RenderContext, RoleSpec, Task, object_metadata
-from podtemplate.plugin import copy_path, late_platform_layers, object_name, task_layers
+from podtemplate.plugin import copy_path, object_name
 
-from ._fast import layers_known
-from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask, runner_restart_policy
+from .config import SCHEDULER_PORTS, Dask, runner_restart_policy
 from .crd_schema import strip_unknown_fields
 from .roles import OPERATOR_ENV, OPERATOR_ENV_HARM, add_worker_flags
 
@@ -20,7 +19,7 @@ KIND = "DaskJob"
 _CRD_MESSAGE = (
     "not in the DaskJob CRD's pod schema (Kubernetes 1.21): the API server would prune it, "
     "so it is left out of the manifest (fix: drop it from this task's templates, or "
-    "regenerate podtemplate_dask/_crd_fields.py from a newer dask-kubernetes CRD)")
+    "ship a newer dask-kubernetes CRD in podtemplate_dask/crds with scripts/gen_crd.py)")
 
 
 def build_daskjob(task: Task, config: Dask, roles: Sequence[RoleSpec],
@@ -29,7 +28,7 @@ def build_daskjob(task: Task, config: Dask, roles: Sequence[RoleSpec],
     """The DaskJob; the pods are placed as they are (the plugin owns them)."""
     for role_spec in roles:
         role = role_spec.name
-        _report_crd_unknown(task, role_spec, pods[role], context)
+        _report_crd_unknown(task, role, pods[role], context)
         _strip_operator_env(task, role, pods[role], context)
     add_worker_flags(pods["worker"])
     job = pods["job-runner"]
@@ -57,13 +56,8 @@ def scheduler_service(cluster_name: str) -> dict[str, Any]:
     }
 
 
-def _report_crd_unknown(task: Task, role_spec: RoleSpec, pod: dict[str, Any],
+def _report_crd_unknown(task: Task, role: str, pod: dict[str, Any],
                         context: RenderContext) -> None:
-    role = role_spec.name
-    layers = [*task_layers(task, role_spec, context, CONTAINER_NAMES[role]),
-              *late_platform_layers(context)]
-    if layers_known(layers, role_spec.operator_layer, role):
-        return
     for path in strip_unknown_fields(pod, role):
         context.warn(_CRD_MESSAGE, task=task.name, role=role, field=path)
 

@@ -11,7 +11,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
-from podtemplate.plugin import MAX_OBJECT_NAME, PRIMARY_CONTAINER, check_dns1035_label
+from podtemplate.plugin import (
+    MAX_OBJECT_NAME,
+    PRIMARY_CONTAINER,
+    check_dns1035_label,
+    check_one_primary,
+)
 from pydantic import field_validator, model_validator
 
 __all__ = [
@@ -21,12 +26,19 @@ __all__ = [
     "COMM_PORT",
     "CONTAINER_NAMES",
     "DASHBOARD_PORT",
+    "ROLE_PATHS",
     "SCHEDULER_PORTS",
     "Dask",
     "check_role_template",
     "scheduler_port_conflicts",
 ]
 
+# Where each role's PodTemplateSpec sits in the DaskJob.
+ROLE_PATHS = {
+    "job-runner": "spec.job",
+    "scheduler": "spec.cluster.spec.scheduler",
+    "worker": "spec.cluster.spec.worker",
+}
 # The container name of each role, as the dask-kubernetes operator's docs and examples
 # name them; the operator adds DASK_SCHEDULER_ADDRESS / DASK_WORKER_NAME to these pods.
 CONTAINER_NAMES = {"job-runner": "job", "scheduler": "scheduler", "worker": "worker"}
@@ -51,6 +63,13 @@ IDLE_TIMEOUT_FIX = (
     "drop idle_timeout; to bound a hung job, give the job runner a deadline: "
     "job_runner=Role(pod_template=PodTemplate({'activeDeadlineSeconds': 3600})) - when the "
     "runner pod fails, the operator deletes the cluster")
+
+
+# The roles of one pod each, and the fix of replicas set on one.
+_ONE_POD_ROLES = (
+    ("scheduler", "drop replicas from the scheduler role; scale with workers=Role(replicas=N)"),
+    ("job_runner", "drop replicas from the job_runner role"),
+)
 
 
 class Dask(ConfigModel):
@@ -92,16 +111,12 @@ class Dask(ConfigModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Dask:
-        if self.scheduler is not None and self.scheduler.replicas not in (None, 1):
-            raise DefinitionError(
-                f"the scheduler is one pod, got replicas={self.scheduler.replicas}",
-                field="task_config.scheduler.replicas",
-                fix="drop replicas from the scheduler role; scale with workers=Role(replicas=N)")
-        if self.job_runner is not None and self.job_runner.replicas not in (None, 1):
-            raise DefinitionError(
-                f"the job runner is one pod, got replicas={self.job_runner.replicas}",
-                field="task_config.job_runner.replicas",
-                fix="drop replicas from the job_runner role")
+        for attribute, fix in _ONE_POD_ROLES:
+            role = getattr(self, attribute)
+            if role is not None and role.replicas not in (None, 1):
+                raise DefinitionError(
+                    f"the {attribute.replace('_', ' ')} is one pod, got replicas={role.replicas}",
+                    field=f"task_config.{attribute}.replicas", fix=fix)
         for attribute, role_name in (("scheduler", "scheduler"), ("workers", "worker"),
                                      ("job_runner", "job-runner")):
             role = getattr(self, attribute)
@@ -139,7 +154,6 @@ def check_role_template(template: PodTemplate, role: str, field: str) -> None:
     """
     operator_name = CONTAINER_NAMES[role]
     alias = template.primary_container_name
-    names = [c.get("name") for c in template.pod_spec.get("containers") or ()]
     if alias not in (PRIMARY_CONTAINER, operator_name):
         raise DefinitionError(
             f"the {role} role template names its primary container {alias!r}, but the "
@@ -147,13 +161,7 @@ def check_role_template(template: PodTemplate, role: str, field: str) -> None:
             field=f"{field}.primary_container_name",
             fix=f"set primary_container_name={operator_name!r} (or name the container "
             "'primary')")
-    if alias != operator_name and alias in names and operator_name in names:
-        raise DefinitionError(
-            f"the template's primary container {alias!r} and its container "
-            f"{operator_name!r} would both become the operator's {operator_name!r} container",
-            field=f"{field}.containers[{operator_name}]",
-            fix=f"merge the two into one container named {operator_name!r}, or rename the "
-            "other one")
+    check_one_primary(template, operator_name, field)
 
 
 def scheduler_port_conflicts(pod_spec: Mapping[str, Any], primary_alias: str | None

@@ -7,31 +7,34 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
 
-from podtemplate import (
+from podtemplate import Role, Task
+from podtemplate.plugin import (
     DefinitionError,
     FieldDecl,
     RenderContext,
-    Role,
     RoleSpec,
-    Task,
+    config_of,
+    copy_path,
     function_entrypoint,
+    parse_quantity,
+    task_layers,
 )
-from podtemplate.plugin import config_of, copy_path, parse_quantity, task_layers
 
-from ._crd_fields import NEWER_FIELDS
 from .config import (
     COMM_PORT,
     CONTAINER_NAMES,
     DASHBOARD_PORT,
+    ROLE_PATHS,
     SCHEDULER_PORTS,
     Dask,
     scheduler_port_conflicts,
 )
-from .crd_schema import SIDECAR_ONLY_FIELDS
+from .crd_schema import SIDECAR_ONLY_FIELDS, newer_fields
 
 __all__ = [
     "ROLE_PATHS",
@@ -43,11 +46,6 @@ __all__ = [
     "worker_flags",
 ]
 
-ROLE_PATHS = {
-    "job-runner": "spec.job",
-    "scheduler": "spec.cluster.spec.scheduler",
-    "worker": "spec.cluster.spec.worker",
-}
 # Env vars the operator adds to every container of a role's pod that does not set them.
 OPERATOR_ENV = {
     "job-runner": ("DASK_SCHEDULER_ADDRESS",),
@@ -99,12 +97,13 @@ def _owned(role: str) -> tuple[FieldDecl, ...]:
     return (*decls, *_env_decls(role))
 
 
+@functools.cache
 def _unsupported(role: str) -> tuple[FieldDecl, ...]:
     """The current PodSpec fields the CRD's old pod schema would prune, as declarations
     (``[*]``: on every container, volume... of the pod)."""
-    pruned = tuple(FieldDecl(path.replace("[]", "[*]"), CRD_SCHEMA_REASON)
-                   for path in sorted(NEWER_FIELDS[role]))
-    if "spec.initContainers[].restartPolicy" not in NEWER_FIELDS[role]:
+    newer = newer_fields(role)
+    pruned = tuple(FieldDecl(path, CRD_SCHEMA_REASON) for path in newer)
+    if "spec.initContainers[*].restartPolicy" not in newer:
         return pruned
     return (*pruned, *(FieldDecl(f"spec.initContainers[*].{key}", _NOT_A_SIDECAR)
                        for key in SIDECAR_ONLY_FIELDS))
@@ -116,7 +115,6 @@ _NOT_A_SIDECAR = ("lost with spec.initContainers[*].restartPolicy: the CRD prune
 
 
 OWNED = {role: _owned(role) for role in ROLE_PATHS}
-UNSUPPORTED = {role: _unsupported(role) for role in ROLE_PATHS}
 
 
 
@@ -148,7 +146,7 @@ def _role_spec(role: str, config: Role | None, operator_layer: dict[str, Any]) -
     return RoleSpec(name=role, template_path=ROLE_PATHS[role],
                     container_name=CONTAINER_NAMES[role], role=config,
                     operator_layer=operator_layer, owned=OWNED[role],
-                    unsupported=UNSUPPORTED[role],
+                    unsupported=_unsupported(role),
                     replicas_path=f"{ROLE_PATHS[role]}.replicas" if role == "worker" else None,
                     # As on Flyte (flyteplugins dask.go): a task's interruptible=True puts
                     # the workers on interruptible nodes, never the scheduler or the job
@@ -167,9 +165,6 @@ _SCHEDULER_LAYER = _operator_layer({
 _WORKER_LAYER = _operator_layer({
     "name": CONTAINER_NAMES["worker"], "command": ["dask", "worker"],
     "args": ["--name", "$(DASK_WORKER_NAME)"]}, restart_policy="Always")
-# The operator layers that are the same for every task (the job runner's names the task).
-CONSTANT_OPERATOR_LAYERS: dict[str, dict[str, Any]] = {
-    "scheduler": _SCHEDULER_LAYER, "worker": _WORKER_LAYER}
 
 
 def add_worker_flags(pod: dict[str, Any]) -> None:

@@ -11,6 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from podtemplate import ConfigModel, DefinitionError, PodTemplate, Role
 from podtemplate.plugin import (
     check_dns1035_label,
+    check_one_primary,
     check_quantity,
     parse_quantity,
     warn_alias,
@@ -233,12 +234,4 @@ def check_primary_name(template: PodTemplate, field: str) -> None:
     A primary container with another name alone is fine: it is renamed to ``pytorch``
     (the operator's name wins) and the render warns.
     """
-    alias = template.primary_container_name
-    names = [c.get("name") for c in template.pod_spec.get("containers") or ()]
-    if alias != CONTAINER_NAME and alias in names and CONTAINER_NAME in names:
-        raise DefinitionError(
-            f"the template's primary container {alias!r} and its container "
-            f"{CONTAINER_NAME!r} would both become the operator's {CONTAINER_NAME!r} container",
-            field=f"{field}.containers[{CONTAINER_NAME}]",
-            fix=f"merge the two into one container named {CONTAINER_NAME!r} "
-            f"(primary_container_name={CONTAINER_NAME!r}), or rename the other one")
+    check_one_primary(template, CONTAINER_NAME, field)

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from podtemplate import DefinitionError
-from podtemplate.plugin import warn_alias
+from podtemplate.plugin import refuse_config_keys, warn_alias
 
 __all__ = ["elastic_arguments"]
 
@@ -28,10 +28,7 @@ def elastic_arguments(data: Any) -> Any:
     """``Elastic(...)`` keywords with flytekit's ``nnodes`` turned into the range."""
     if not isinstance(data, Mapping):
         return data
-    for key, fix in _FLYTEKIT_ONLY.items():
-        if key in data:
-            raise DefinitionError(f"Elastic({key}=...) is flytekit's, with no equivalent "
-                                  "here", field=f"task_config.elastic.{key}", fix=fix)
+    refuse_config_keys(data, _FLYTEKIT_ONLY, call="Elastic", where="task_config.elastic")
     if "nnodes" not in data:
         return data
     out = dict(data)

@@ -17,6 +17,7 @@ from podtemplate.plugin import (
     check_dns1035_label,
     check_task_name,
     derive_object_name,
+    scalar_text,
 )
 from pydantic import field_validator, model_validator
 
@@ -51,16 +52,26 @@ def ray_start_params(params: Mapping[str, RayStartValue] | None, *, field: str
             raise DefinitionError(
                 f"ray start parameter name {key!r} is not valid", field=where,
                 fix="write the flag name without leading dashes, e.g. {'num-cpus': '4'}")
-        if isinstance(value, bool):
-            out[key] = "true" if value else "false"
-        elif isinstance(value, (str, int, float)):
-            out[key] = str(value)
-        else:
+        text = scalar_text(value)
+        if text is None:
             raise DefinitionError(
                 f"ray start parameter {key!r} must be a string, number or boolean, "
                 f"not {type(value).__name__}", field=where,
                 fix="give the value as it would follow the flag on the command line")
+        out[key] = text
     return out
+
+
+def _checks_start_params(field: str) -> Any:
+    """The validator of a model's ``ray_start_params``, checked as given (``field`` names
+    them in an error); the model keeps them as given and ``ray_start_params`` turns them
+    into KubeRay's strings when the manifest is built."""
+
+    def check(cls: type, value: Any) -> Any:
+        ray_start_params(value, field=field)
+        return value
+
+    return field_validator("ray_start_params", mode="before")(check)
 
 
 class Head(Role):
@@ -70,11 +81,7 @@ class Head(Role):
 
     ray_start_params: dict[str, RayStartValue] | None = None
 
-    @field_validator("ray_start_params", mode="before")
-    @classmethod
-    def _params(cls, value: Any) -> Any:
-        ray_start_params(value, field="task_config.head.ray_start_params")
-        return value
+    _params = _checks_start_params("task_config.head.ray_start_params")
 
 
 class WorkerGroup(Role):
@@ -114,11 +121,7 @@ class WorkerGroup(Role):
         pods' role label ``worker-<group>`` stays within 63 characters."""
         return derive_object_name(self.name, _MAX_GROUP_NAME)
 
-    @field_validator("ray_start_params", mode="before")
-    @classmethod
-    def _params(cls, value: Any) -> Any:
-        ray_start_params(value, field="task_config.worker_groups[].ray_start_params")
-        return value
+    _params = _checks_start_params("task_config.worker_groups[].ray_start_params")
 
     @model_validator(mode="after")
     def _replicas(self) -> WorkerGroup:  # replaces Role's check: a Ray group may be empty
@@ -196,11 +199,7 @@ class Ray(ConfigModel):
     ttl_seconds_after_finished: Int32 | None = None
     ray_version: str | None = None
 
-    @field_validator("ray_start_params", mode="before")
-    @classmethod
-    def _params(cls, value: Any) -> Any:
-        ray_start_params(value, field="task_config.ray_start_params")
-        return value
+    _params = _checks_start_params("task_config.ray_start_params")
 
     @model_validator(mode="after")
     def _check(self) -> Ray:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import keyword
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError
-from podtemplate.plugin import EnvValue, check_env_name
-from pydantic import Field, field_validator
+from podtemplate.plugin import EnvValue, check_env_name, scalar_text
+from pydantic import BeforeValidator, Field
 
 __all__ = ["ShellConfig", "MAX_SCRIPT_BYTES", "normalize_inputs"]
 
@@ -23,37 +23,13 @@ _SHELL_PATH = re.compile(r"^(/[A-Za-z0-9._+-]+)+$")
 _FLYTEKIT_PLACEHOLDER = re.compile(r"\{\s*(inputs|outputs|ctx)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}")
 
 
-class ShellConfig(ConfigModel):
-    """What makes a task a shell task. Build it through :func:`~podtemplate_shell.ShellTask`.
-
-    ``inputs`` maps each declared input (an environment variable of the script) to its
-    default, or None when ``--input NAME=VALUE`` must give it at render time.
-    """
-
-    task_type: ClassVar[str] = "shell"
-
-    script: str
-    shell: str = "/bin/sh"
-    inputs: dict[str, str | None] = Field(default_factory=dict)
-
-    @field_validator("script", mode="before")
-    @classmethod
-    def _script(cls, value: Any) -> str:
-        return check_script(value)
-
-    @field_validator("shell", mode="before")
-    @classmethod
-    def _shell(cls, value: Any) -> str:
-        if not isinstance(value, str) or not _SHELL_PATH.fullmatch(value) or "/../" in value + "/":
-            raise DefinitionError(
-                f"shell {value!r} is not an absolute path to a program", field="shell",
-                fix="give the shell's full path inside the image, e.g. /bin/sh or /bin/bash")
-        return value
-
-    @field_validator("inputs", mode="before")
-    @classmethod
-    def _inputs(cls, value: Any) -> dict[str, str | None]:
-        return normalize_inputs(value)
+def check_shell(value: Any) -> str:
+    """``value`` if it is an absolute path to a program."""
+    if not isinstance(value, str) or not _SHELL_PATH.fullmatch(value) or "/../" in value + "/":
+        raise DefinitionError(
+            f"shell {value!r} is not an absolute path to a program", field="shell",
+            fix="give the shell's full path inside the image, e.g. /bin/sh or /bin/bash")
+    return value
 
 
 def check_script(value: Any) -> str:
@@ -127,14 +103,27 @@ def _check_input_name(name: Any) -> None:
 
 
 def _text(value: Any, name: str) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if not isinstance(value, (str, int, float)):
+    text = scalar_text(value)
+    if text is None:
         raise DefinitionError(
             f"default of input {name!r} must be a string or number, not {type(value).__name__}",
             field=f"inputs.{name}", fix="give the default as text, e.g. '7'")
-    text = str(value)
     if "\x00" in text:
         raise DefinitionError(f"default of input {name!r} contains a NUL character",
                               field=f"inputs.{name}", fix="remove the NUL")
     return text
+
+
+class ShellConfig(ConfigModel):
+    """What makes a task a shell task. Build it through :func:`~podtemplate_shell.ShellTask`.
+
+    ``inputs`` maps each declared input (an environment variable of the script) to its
+    default, or None when ``--input NAME=VALUE`` must give it at render time.
+    """
+
+    task_type: ClassVar[str] = "shell"
+
+    script: Annotated[str, BeforeValidator(check_script)]
+    shell: Annotated[str, BeforeValidator(check_shell)] = "/bin/sh"
+    inputs: Annotated[dict[str, str | None], BeforeValidator(normalize_inputs)] = Field(
+        default_factory=dict)

@@ -12,7 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 from podtemplate import ConfigModel, DefinitionError, Role
-from podtemplate.plugin import check_dns1035_label, check_quantity, warn_alias
+from podtemplate.plugin import (
+    check_dns1035_label,
+    check_quantity,
+    refuse_config_keys,
+    scalar_text,
+    warn_alias,
+)
 from pydantic import field_validator, model_validator
 
 from .conf import RESERVED_KEYS, conflicts
@@ -181,14 +187,12 @@ def _string_map(value: Any, field: str) -> dict[str, str]:
         if not isinstance(key, str) or not _CONF_KEY.match(key):
             raise DefinitionError(f"property name {key!r} is not valid", field=field,
                                   fix="use a dotted name without spaces, e.g. spark.ui.enabled")
-        if isinstance(item, bool):
-            out[key] = "true" if item else "false"
-        elif isinstance(item, (str, int, float)):
-            out[key] = str(item)
-        else:
+        text = scalar_text(item)
+        if text is None:
             raise DefinitionError(f"value of {key} must be a string, number or bool, not "
                                   f"{type(item).__name__}", field=f"{field}.{key}",
                                   fix="write the value as Spark reads it, e.g. '4g'")
+        out[key] = text
     return out
 
 
@@ -266,10 +270,8 @@ def flytekit_spark_arguments(data: Any) -> Any:
     flytekit arguments without an equivalent refused with the replacement."""
     if not isinstance(data, Mapping):
         return data
-    for key, fix in _FLYTEKIT_ONLY.items():
-        if key in data:
-            raise DefinitionError(f"Spark({key}=...) is flytekit's, with another meaning "
-                                  "here", field=f"task_config.{key}", fix=fix)
+    refuse_config_keys(data, _FLYTEKIT_ONLY, call="Spark", where="task_config",
+                       why="is flytekit's, with another meaning here")
     out = dict(data)
     for old, role in (("driver_pod", "driver"), ("executor_pod", "executor")):
         if old not in out:
