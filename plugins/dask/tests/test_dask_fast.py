@@ -21,6 +21,7 @@ from podtemplate import (
     task,
 )
 from podtemplate.plugin import task_layers
+from podtemplate.testing.sizing import examples
 from podtemplate_dask import CONTAINER_NAMES, Dask, _fast, build, crd_schema, define_roles
 from podtemplate_dask.roles import CONSTANT_OPERATOR_LAYERS
 
@@ -88,7 +89,7 @@ def dask_tasks(draw: Any) -> Any:
 PLATFORM = Platform(namespace="ml-team", defaultImage=IMAGE)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(job=dask_tasks())
 def test_the_fast_check_says_what_the_plain_one_says(job: Any, plugin_manager: Any) -> None:
     context = make_context(platform=PLATFORM, plugin_manager=plugin_manager)
@@ -126,7 +127,7 @@ def test_a_constant_operator_layer_is_judged_like_any_other(role: str) -> None:
     assert _fast.layers_known([], newer, role) is False
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(job=dask_tasks())
 def test_a_render_through_either_check_is_the_same(job: Any, plugin_manager: Any) -> None:
     def rendered() -> tuple[Any, list[Any]]:
