@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .guard import clean_errors, debug_option
-from .options import render_inputs
+from .options import check_override, render_inputs
 
 if TYPE_CHECKING:
     from ..provenance.trace import Explained
@@ -52,6 +52,7 @@ def _explain(targets: tuple[str, ...], platform_file: str | None, templates: str
     from .output import write_file
     from .targets import collect_tasks
 
+    check_override(override)
     context = make_context(platform=platform_file, templates=templates, namespace=namespace,
                            override=override, inputs=parse_input_pairs(inputs),
                            provenance=True)

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Any
 import click
 
 from .guard import clean_errors, debug_option
-from .options import render_inputs
+from .options import check_override, render_inputs
 
 if TYPE_CHECKING:
     from ..context import RenderContext
@@ -149,6 +149,7 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
     from .output import stale_files, write_files
     from .targets import collect_tasks
 
+    check_override(override)
     context = make_context(platform=platform_file, templates=templates, namespace=namespace,
                            override=override, inputs=parse_input_pairs(inputs),
                            run_id=run_id)
