@@ -24,8 +24,8 @@ import functools
 import json
 import types
 import typing
-from importlib import resources
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 from pydantic import BaseModel
@@ -162,7 +162,7 @@ def table_from_json(data: Mapping[str, Any]) -> Node:
             inner = decode(item[1])
             return None if inner is None else (kind, inner)
         if kind == "model":
-            return models[item[1]]
+            return models[int(item[1])]
         return _ANY
 
     for node, entry in zip(models, data["models"], strict=True):
