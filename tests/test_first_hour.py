@@ -11,6 +11,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,20 @@ from podtemplate import task
 @task(image="python:3.11")
 def hello() -> None: ...
 """
+
+
+@pytest.fixture(autouse=True)
+def _forget_imported_tasks(tmp_path: Path) -> Iterator[None]:
+    """The task modules these tests import in this process are forgotten afterwards:
+    another test's ``tasks.py`` must not meet this one's in ``sys.modules``."""
+    before = set(sys.modules)
+    path = list(sys.path)
+    yield
+    for name in set(sys.modules) - before:
+        origin = getattr(sys.modules[name], "__file__", None) or ""
+        if origin.startswith(str(tmp_path)):
+            del sys.modules[name]
+    sys.path[:] = path
 
 
 def run(*args: str, stdin: str | None = None) -> Result:

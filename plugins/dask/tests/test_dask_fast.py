@@ -21,7 +21,7 @@ from podtemplate import (
     task,
 )
 from podtemplate.plugin import task_layers
-from podtemplate.testing.sizing import examples
+from podtemplate.testing import examples
 from podtemplate_dask import CONTAINER_NAMES, Dask, _fast, build, crd_schema, define_roles
 from podtemplate_dask.roles import CONSTANT_OPERATOR_LAYERS
 

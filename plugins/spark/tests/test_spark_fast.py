@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from podtemplate.testing.sizing import examples
+from podtemplate.testing import examples
 from podtemplate_spark import _fast, conf
 
 ROLES = ("driver", "executor")

@@ -9,9 +9,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import ApiRuleError, InvalidPodSpecError, MergeError
+from ..errors import ApiRuleError, InvalidPodSpecError
 from ..merge.engine import clean, duplicate_keys
-from ..merge.rules import PATCH as PATCH_KEY
 from .apiserver import ApiProblem, check_final_pod, check_fragment, check_keys_only
 from .names import check_dns1123_label, check_quantity, dns1123_label_ok, quantity_ok
 from .plaindata import plain_copy
@@ -119,21 +118,10 @@ def _raise_unknown_names(problems: Sequence[ApiProblem], *, root: str) -> None:
         raise_api_problems(unknown, root=root)
 
 
-def _refuse_whole_delete(value: Any, root: str) -> None:
-    """``$patch: delete`` on a whole pod spec (or template) would leave no pod to render."""
-    if isinstance(value, Mapping) and value.get(PATCH_KEY) == "delete":
-        raise MergeError(f"`$patch: delete` at {root} would delete the whole pod spec",
-                         field=f"{root}.$patch",
-                         fix="delete single fields or list items (`$patch: delete` on a "
-                         "container, `null` for a field), or `$patch: replace` to start "
-                         "from this spec alone")
-
-
 def validate_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
                       require_containers: bool = False) -> None:
     """Strictly validate a PodSpec dict (directives and nulls removed first). A template
     fragment may omit ``containers``; a final pod may not (``require_containers``)."""
-    _refuse_whole_delete(spec, root)
     data = clean(spec)
     if not require_containers:
         data.setdefault("containers", [])
@@ -150,9 +138,6 @@ def validate_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
 
 def validate_pod_template_spec(template: Mapping[str, Any], *, root: str = "") -> None:
     """Strictly validate a full PodTemplateSpec (``metadata`` + ``spec``)."""
-    _refuse_whole_delete(template, root or "template")
-    if isinstance(template, Mapping):
-        _refuse_whole_delete(template.get("spec"), f"{root}.spec" if root else "spec")
     data = clean(template)
     try:
         _models()[1].model_validate(data)

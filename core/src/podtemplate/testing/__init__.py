@@ -27,6 +27,7 @@ from .assertions import (
     env_of,
 )
 from .cli import render_cli, render_without_distribution, rendered_documents
+from .sizing import examples
 
 if TYPE_CHECKING:
     from .conformance import ConformanceSuite
@@ -56,6 +57,7 @@ __all__ = [
     "define_roles",
     "env_of",
     "every_finding",
+    "examples",
     "load_schema_source",
     "render_cli",
     "render_without_distribution",
