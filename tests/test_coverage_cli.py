@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pluggy
-import podtemplate.cli.info
 import podtemplate.conformance.kit
+import podtemplate.dispatch
 import pytest
 from click.testing import CliRunner
 from podtemplate import RenderContext, RoleSpec, Task, TaskType, hookimpl, pod_manifest
@@ -61,7 +61,7 @@ def with_lossy(monkeypatch: pytest.MonkeyPatch) -> None:
         return build_plugin_manager([Lossy(), *extra], **kwargs)
 
     monkeypatch.setattr(podtemplate.conformance.kit, "build_plugin_manager", build)
-    monkeypatch.setattr(podtemplate.cli.info, "build_plugin_manager", build)
+    monkeypatch.setattr(podtemplate.dispatch, "build_plugin_manager", build)  # the CLI's
 
 
 def run(*args: str) -> Any:
@@ -130,7 +130,7 @@ def test_table_and_exit_code_when_a_field_is_lost(with_lossy: None) -> None:
     assert "coverage: 1 field(s) LOST" in result.output
 
 
-def test_html_heat_map_is_self_contained_with_reasons_on_hover(with_lossy: None,
+def test_html_heat_map_is_self_contained_with_reasons_shown(with_lossy: None,
                                                                tmp_path: Path) -> None:
     out = tmp_path / "coverage.html"
     result = run("coverage", "--plugin", "python", "--plugin", "lossy", "--format", "html",
@@ -138,20 +138,22 @@ def test_html_heat_map_is_self_contained_with_reasons_on_hover(with_lossy: None,
     assert result.exit_code == 1  # lossy loses its tolerations
     page = Cells()
     page.feed(out.read_text(encoding="utf-8"))
-    assert "style" in page.tags and "script" not in page.tags and not page.external
+    assert "style" in page.tags and not page.external  # an inline script, nothing fetched
     fields = default_probe().paths
     assert len(page.cells) == 2 * len(fields)  # python/pod and lossy/pod
     by_title = {cell["title"].split(":")[0]: cell for cell in page.cells}
     lost = by_title["lossy / pod / spec.tolerations"]
-    assert lost["class"] == "s-lost" and lost["text"] == "✗"
+    assert lost["class"] == "s-lost exception" and lost["text"] == "✗"
     assert "LOST - probe value did not reach the pod" in lost["title"]
     owned = by_title["python / pod / spec.containers[primary].command"]
-    assert owned["class"] == "s-owned" and "runs the task function" in owned["title"]
+    assert owned["class"] == "s-owned exception" and "runs the task function" in owned["title"]
     applied = by_title["python / pod / spec.tolerations"]
     assert applied["class"] == "s-applied" and "reached the pod from the" in applied["title"]
-    statuses = {cell["class"] for cell in page.cells}
+    statuses = {cell["class"].removesuffix(" exception") for cell in page.cells}
     assert statuses <= {"s-applied", "s-owned", "s-unsupported", "s-lost"}
-    assert sum(cell["class"] == "s-lost" for cell in page.cells) == 1
+    assert sum(cell["class"].startswith("s-lost") for cell in page.cells) == 1
+    text = out.read_text(encoding="utf-8")  # reasons without hovering: the exceptions list
+    assert "<dt>spec.tolerations</dt><dd>lossy / pod: ✗ LOST - probe value did not reach" in text
 
 
 def test_unknown_plugin_is_a_clean_error() -> None:

@@ -618,9 +618,11 @@ def test_cli_html_page(fixture: Fixture, tmp_path: Path) -> None:
                  str(fixture.override), "--format", "html", "-o", str(page))
     assert result.exit_code == 0
     html = page.read_text()
-    assert html.startswith("<!DOCTYPE html>") and "<script" not in html and "http" not in \
+    # Self-contained: an inline script for the controls, nothing fetched.
+    assert html.startswith("<!DOCTYPE html>") and "<script src" not in html and "http" not in \
         html.replace("http-equiv", "")
-    assert html.count('<section class="pod">') == 3
+    assert html.count('<section class="pod"') == 3
+    assert html.count('<nav class="index">') == 1 and 'id="search"' in html
     assert f"override.yaml:{line_of(fixture.override, 'hostNetwork')}" in html
     assert "~ spec.hostNetwork = false" in html  # the layer stack, as --diff prints it
     assert "- spec.nodeSelector.lifecycle = spot" in html

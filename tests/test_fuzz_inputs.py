@@ -31,6 +31,7 @@ from podtemplate import (
 from podtemplate.cli import main
 from podtemplate.testing import assert_valid_pod
 from podtemplate.testing.cli import rendered_documents
+from podtemplate.testing.sizing import examples
 
 TASKS = '''from podtemplate import task
 
@@ -129,7 +130,7 @@ def _render(workspace: Path, files: dict[str, bytes], option: list[str]) -> None
         shutil.rmtree(case)
 
 
-FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")), deadline=None,
+FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", examples(60))), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 

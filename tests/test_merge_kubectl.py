@@ -29,6 +29,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from podtemplate.conformance.reference_merge import reference_merge
 from podtemplate.merge import merge
+from podtemplate.testing.sizing import examples
 
 BATCH = 12
 
@@ -265,7 +266,7 @@ def as_podtemplate_merges(kube: dict[str, Any], lower: Mapping[str, Any],
 
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(pod_spec(patch=False), pod_spec(patch=True))
 def test_merge_agrees_with_the_reference_merge(lower: dict[str, Any],
                                                patch: dict[str, Any]) -> None:
@@ -273,7 +274,7 @@ def test_merge_agrees_with_the_reference_merge(lower: dict[str, Any],
 
 
 # No shrinking: each step would run kubectl again. The failing case is named instead.
-@settings(max_examples=20, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+@settings(max_examples=examples(20), deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.lists(pod_spec(patch=False), min_size=BATCH, max_size=BATCH), pod_spec(patch=True))
 def test_merge_agrees_with_kubectl(lowers: list[dict[str, Any]], patch: dict[str, Any]) -> None:

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from podtemplate.model.apiserver import check_final_pod, check_rules
 from podtemplate.model.apiserver._fast import Known, surely_valid
 from podtemplate.testing.apiserver_corpus import Pod
+from podtemplate.testing.sizing import examples
 
 
 def rich() -> Pod:
@@ -174,7 +175,7 @@ def test_the_rich_pod_is_valid_and_vouched_for() -> None:
     assert surely_valid(rich(), known)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(changes=CHANGES, warm=st.booleans())
 def test_the_fast_path_judges_generated_pods_as_the_plain_rules_do(
         changes: list[tuple[int, int]], warm: bool) -> None:

@@ -30,6 +30,7 @@ from podtemplate.resolve import _fast
 from podtemplate.resolve import pod as pod_module
 from podtemplate.resolve.layers import Layer
 from podtemplate.testing import assert_valid_pod_template
+from podtemplate.testing.sizing import examples
 
 NAMES = st.sampled_from(["a", "b", "c"])
 VALUES = st.sampled_from(["1", "x", "on"])
@@ -154,7 +155,7 @@ def _plain(entries: Any, primary: str, slots: Any) -> list[Layer]:
     return [layer for layer, _ in entries]
 
 
-@settings(max_examples=200, deadline=None,
+@settings(max_examples=examples(200), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture,
                                  HealthCheck.too_slow])
 @given(case=cases())
@@ -249,7 +250,7 @@ def test_a_layer_with_a_directive_is_folded_on_its_own(monkeypatch: pytest.Monke
     assert [t["key"] for t in pod["spec"]["tolerations"]] == ["k"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(fragment=spec(), primary=st.sampled_from(["primary", "trainer", "main"]),
        alias=st.sampled_from(["primary", "main", None]))
 def test_a_renamed_primary_alias_is_the_full_expansion(fragment: dict[str, Any], primary: str,
@@ -298,7 +299,7 @@ def _definitions(made: Any, role_spec: RoleSpec, platform: Platform) -> str:
                  for t in templates] + [platform.interruptible])
 
 
-@settings(max_examples=100, deadline=None,
+@settings(max_examples=examples(100), deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(case=cases(), order=st.lists(st.sampled_from(range(len(AFTER_THE_FOLD))),
                                     min_size=2, max_size=3),

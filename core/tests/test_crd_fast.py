@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from podtemplate.schemas import _fast, shipped_crd
 from podtemplate.schemas._compiled import Node, compile_schema
 from podtemplate.schemas.crd import Crd, load_crd, validate_custom_resource
+from podtemplate.testing.sizing import examples
 
 # Every keyword the compiled nodes act on.
 SCHEMA: dict[str, Any] = {
@@ -169,7 +170,7 @@ MANIFEST_HEAD = st.sampled_from([("example.com/v1", "Job"), ("example.com/v1", "
                                  ("example.com/v1", "Task")])
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_keyword_gives_the_plain_verdict(data: st.DataObject, example_crd: Crd) -> None:
     body = data.draw(_objects(SCHEMA, 0))
@@ -183,7 +184,7 @@ def test_every_keyword_gives_the_plain_verdict(data: st.DataObject, example_crd:
     _compare(root, body, skip)
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_node_on_its_own_gives_the_plain_verdict(data: st.DataObject) -> None:
     spec_schema = SCHEMA["properties"]["spec"]
@@ -212,7 +213,7 @@ def _schema_at(schema: Mapping[str, Any], path: str) -> Mapping[str, Any]:
 
 
 @pytest.mark.parametrize(("location", "version", "pod"), SHIPPED)
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_the_shipped_crds_give_the_plain_verdict(location: str, version: str, pod: str,
                                                  data: st.DataObject) -> None:
@@ -228,7 +229,7 @@ def test_the_shipped_crds_give_the_plain_verdict(location: str, version: str, po
 
 
 @pytest.mark.parametrize(("location", "version", "pod"), SHIPPED)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_pods_and_fragments_give_the_plain_verdict(location: str, version: str, pod: str,
                                                    data: st.DataObject) -> None:

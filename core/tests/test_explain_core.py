@@ -26,6 +26,7 @@ from podtemplate.dispatch import define_roles
 from podtemplate.files.yaml_lines import load_marked
 from podtemplate.files.yamlio import load_all
 from podtemplate.platform import DefaultResources
+from podtemplate.testing.sizing import examples
 
 HERE = str(Path(__file__).resolve())
 
@@ -197,7 +198,7 @@ values_or_null = st.dictionaries(st.sampled_from(KEYS),
                                  max_size=3)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(interruptible=st.dictionaries(st.sampled_from(KEYS), st.sampled_from(["x", "y"]),
                                      max_size=3),
        template=values_or_null, task_override=values_or_null, run_override=values_or_null)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -43,7 +44,7 @@ def _broken_collect(targets: list[str]) -> Any:
 
 def test_internal_error_is_one_line_exit_70(tasks_file: Path, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys.modules["podtemplate.cli.main"], "collect_tasks", _broken_collect)
+    monkeypatch.setattr(importlib.import_module("podtemplate.cli.targets"), "collect_tasks", _broken_collect)
     result = CliRunner().invoke(main, ["render", str(tasks_file), "-o", str(tmp_path / "o")])
     assert result.exit_code == 70
     assert result.stderr.count("\n") == 1 and "internal error: KeyError" in result.stderr
@@ -54,7 +55,7 @@ def test_internal_error_is_one_line_exit_70(tasks_file: Path, tmp_path: Path,
 @pytest.mark.parametrize("how", ["group-flag", "command-flag", "environment"])
 def test_debug_shows_the_traceback(how: str, tasks_file: Path,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys.modules["podtemplate.cli.main"], "collect_tasks", _broken_collect)
+    monkeypatch.setattr(importlib.import_module("podtemplate.cli.targets"), "collect_tasks", _broken_collect)
     args = ["render", str(tasks_file)]
     if how == "group-flag":
         args.insert(0, "--debug")

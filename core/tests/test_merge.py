@@ -21,6 +21,7 @@ from podtemplate.merge.engine import (
     merge,
     merge_into,
 )
+from podtemplate.testing.sizing import examples
 
 # The module itself (``podtemplate.merge.engine`` the attribute is the re-exported function).
 MERGE = sys.modules["podtemplate.merge.engine"]
@@ -766,7 +767,7 @@ pod_spec = st.fixed_dictionaries({}, optional={
     "priorityClassName": SHORT,
 })
 
-PROPERTY = settings(max_examples=150, deadline=None,
+PROPERTY = settings(max_examples=examples(150), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

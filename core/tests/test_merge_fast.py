@@ -14,6 +14,7 @@ from podtemplate.errors import MergeError
 from podtemplate.merge import _fast
 from podtemplate.merge import engine as engine_module
 from podtemplate.merge.engine import merge, merge_into, rules_at
+from podtemplate.testing.sizing import examples
 
 PLAIN_LEAF = st.one_of(st.sampled_from(["a", "b", "1"]), st.integers(0, 2), st.booleans())
 NAMES = st.sampled_from(["A", "B", "C", "D"])
@@ -82,7 +83,7 @@ def _fold(stack: list[dict[str, Any]], provenance: dict[str, str] | None
     return acc
 
 
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(stack=st.lists(layers(), min_size=1, max_size=4), record=st.booleans())
 def test_fast_and_plain_paths_fold_alike(stack: list[dict[str, Any]], record: bool,
@@ -156,7 +157,7 @@ def _clean_by_definition(fragment: dict[str, Any]) -> bool:
         return False
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(fragment=odd_fragments())
 def test_clean_as_merged_tells_what_the_merge_over_nothing_tells(fragment: dict[str, Any]
                                                                  ) -> None:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from podtemplate.files._yaml_emit import Unsupported, emit
 from podtemplate.files.yamlio import _DUMP_OPTIONS, _Dumper, dump_yaml
+from podtemplate.testing.sizing import examples
 
 
 def pyyaml(document: Any) -> str:
@@ -36,7 +37,7 @@ documents = st.recursive(
 ).filter(lambda d: isinstance(d, (dict, list)) and bool(d))
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(documents)
 def test_writes_what_pyyaml_writes_or_declines(document: Any) -> None:
     try:

@@ -6,44 +6,132 @@ The user API; docs/design.md explains the model, the layers and the merge rules,
 
 from __future__ import annotations
 
-from importlib import metadata as _metadata
+import importlib as _importlib
+import sys as _sys
+import types as _types
+from typing import TYPE_CHECKING, Any
 
-from .context import RenderContext, RenderWarning
-from .dispatch import build_plugin_manager
-from .errors import (
-    ApiRuleError,
-    DefinitionError,
-    InputError,
-    InternalError,
-    InvalidNameError,
-    InvalidPodSpecError,
-    InvalidQuantityError,
-    ManifestValidationError,
-    MergeError,
-    MissingPluginError,
-    OutputError,
-    PlatformConfigError,
-    PluginError,
-    PodTemplateError,
-    TargetError,
-    TemplateFileError,
-    TemplateNotFoundError,
-    YamlError,
-)
-from .hookspecs import hookimpl
-from .manifest import get_path, object_metadata, object_name, place, pod_manifest
-from .merge.engine import merge
-from .model.apiserver import ApiProblem, check_pod, check_pod_template
-from .model.roles import FieldDecl, RoleSpec, TaskType
-from .model.task import Task, task
-from .model.templates import ConfigModel, Int32, PodTemplate, Resources, Role
-from .platform import Platform, load_platform
-from .provenance import explain
-from .render import make_context, render, render_task
-from .resolve.pod import resolve_pod
-from .runtime import function_entrypoint
+if TYPE_CHECKING:
+    from .context import RenderContext, RenderWarning
+    from .dispatch import build_plugin_manager
+    from .errors import (
+        ApiRuleError,
+        DefinitionError,
+        InputError,
+        InternalError,
+        InvalidNameError,
+        InvalidPodSpecError,
+        InvalidQuantityError,
+        ManifestValidationError,
+        MergeError,
+        MissingPluginError,
+        OutputError,
+        PlatformConfigError,
+        PluginError,
+        PodTemplateError,
+        TargetError,
+        TemplateFileError,
+        TemplateNotFoundError,
+        YamlError,
+    )
+    from .hookspecs import hookimpl
+    from .manifest import get_path, object_metadata, object_name, place, pod_manifest
+    from .merge.engine import merge
+    from .model.apiserver import ApiProblem, check_pod, check_pod_template
+    from .model.roles import FieldDecl, RoleSpec, TaskType
+    from .model.task import Task, task
+    from .model.templates import ConfigModel, Int32, PodTemplate, Resources, Role
+    from .platform import Platform, load_platform
+    from .provenance import explain
+    from .render import make_context, render, render_task
+    from .resolve.pod import resolve_pod
+    from .runtime import function_entrypoint
 
-__version__ = _metadata.version("podtemplate")
+# Where each public name lives: a name is imported on first use (PEP 562), so
+# `import podtemplate` and the CLI's --help load only what they use.
+_EXPORTS: dict[str, str] = {
+    "RenderContext": ".context",
+    "RenderWarning": ".context",
+    "build_plugin_manager": ".dispatch",
+    "ApiRuleError": ".errors",
+    "DefinitionError": ".errors",
+    "InputError": ".errors",
+    "InternalError": ".errors",
+    "InvalidNameError": ".errors",
+    "InvalidPodSpecError": ".errors",
+    "InvalidQuantityError": ".errors",
+    "ManifestValidationError": ".errors",
+    "MergeError": ".errors",
+    "MissingPluginError": ".errors",
+    "OutputError": ".errors",
+    "PlatformConfigError": ".errors",
+    "PluginError": ".errors",
+    "PodTemplateError": ".errors",
+    "TargetError": ".errors",
+    "TemplateFileError": ".errors",
+    "TemplateNotFoundError": ".errors",
+    "YamlError": ".errors",
+    "hookimpl": ".hookspecs",
+    "get_path": ".manifest",
+    "object_metadata": ".manifest",
+    "object_name": ".manifest",
+    "place": ".manifest",
+    "pod_manifest": ".manifest",
+    "merge": ".merge.engine",
+    "ApiProblem": ".model.apiserver",
+    "check_pod": ".model.apiserver",
+    "check_pod_template": ".model.apiserver",
+    "FieldDecl": ".model.roles",
+    "RoleSpec": ".model.roles",
+    "TaskType": ".model.roles",
+    "Task": ".model.task",
+    "task": ".model.task",
+    "ConfigModel": ".model.templates",
+    "Int32": ".model.templates",
+    "PodTemplate": ".model.templates",
+    "Resources": ".model.templates",
+    "Role": ".model.templates",
+    "Platform": ".platform",
+    "load_platform": ".platform",
+    "explain": ".provenance",
+    "make_context": ".render",
+    "render": ".render",
+    "render_task": ".render",
+    "resolve_pod": ".resolve.pod",
+    "function_entrypoint": ".runtime",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name == "__version__":
+        from importlib import metadata
+
+        value: Any = metadata.version("podtemplate")
+    elif name in _EXPORTS:
+        value = getattr(_importlib.import_module(_EXPORTS[name], __name__), name)
+    else:
+        raise AttributeError(f"module 'podtemplate' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+class _Package(_types.ModuleType):
+    """The import system binds each submodule on its package as it is imported; where a
+    public name is also a submodule's (``render``, ``merge``), the name stays the
+    function (``podtemplate.render(...)``), found by ``__getattr__``."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _EXPORTS and isinstance(value, _types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
+
 
 __all__ = [
     "ConfigModel",

@@ -7,7 +7,7 @@ it*. The CLI prints ``str(error)`` as a single line and exits 2 for any
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "OutputError",
     "InternalError",
     "brief",
+    "did_you_mean",
     "PolicyViolationError",
 ]
 
@@ -103,6 +104,44 @@ def brief(value: object, limit: int = 60) -> str:
     else:
         text = f"<{type(value).__name__} object>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """The edit distance of ``a`` and ``b`` (insertions, deletions, substitutions and
+    swaps of neighbours), or ``limit + 1`` once it is surely above ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > limit:
+            return limit + 1
+        before, row = row, current
+    return row[-1]
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """The one choice a typo of ``word`` most likely meant: the nearest by edit distance,
+    ignoring case and ``_``/``-`` (at most 1 edit for words up to 4 letters, 2 up to 8,
+    3 beyond), or None when none is that near or two are equally near."""
+    def squash(text: str) -> str:
+        return text.lower().replace("_", "").replace("-", "")
+
+    wanted = squash(word)
+    limit = 1 if len(wanted) <= 4 else 2 if len(wanted) <= 8 else 3
+    scored = sorted((_distance(wanted, squash(choice), limit), choice)
+                    for choice in dict.fromkeys(choices) if choice != word)
+    if not scored or scored[0][0] > limit:
+        return None
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
+        return None
+    return scored[0][1]
 
 
 def _one_line(part: object) -> str:

@@ -4,11 +4,12 @@ differs, the spelling is refused instead, with the exact replacement."""
 
 from __future__ import annotations
 
+import inspect
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .errors import DefinitionError
+from .errors import DefinitionError, did_you_mean
 from .model.sites import definition_site
 
 __all__ = ["MigrationWarning", "flytekit_override_arguments", "flytekit_task_arguments",
@@ -71,13 +72,18 @@ _ENGINE_ONLY = {
 
 def refuse_arguments(given: Mapping[str, Any], replacements: Mapping[str, str], *,
                      call: str, help_name: str,
-                     why: str = "is flytekit's, with no podtemplate equivalent") -> None:
+                     why: str = "is flytekit's, with no podtemplate equivalent",
+                     accepted: Iterable[str] = ()) -> None:
     """Refuse the first of ``given`` (keyword arguments ``call`` does not take): a
     flytekit argument in ``replacements`` with what to write instead, any other as
-    unknown, pointing to ``help(help_name)``."""
+    unknown (with the one of ``accepted`` a typo meant), pointing to ``help(help_name)``."""
     for key in given:
         fix = replacements.get(key)
         if fix is None:
+            meant = did_you_mean(key, accepted)
+            if meant:
+                raise DefinitionError(f"{call} has no argument {key!r}; did you mean "
+                                      f"{meant!r}?", field=key, fix=f"write {meant}=")
             raise DefinitionError(f"{call} has no argument {key!r}", field=key,
                                   fix=f"see help({help_name}) for the accepted arguments")
         raise DefinitionError(f"{call}({key}=...) {why}", field=key, fix=fix)
@@ -94,9 +100,20 @@ def refuse_config_keys(data: Mapping[str, Any], replacements: Mapping[str, str],
             raise DefinitionError(f"{call}({key}=...) {why}", field=f"{where}.{key}", fix=fix)
 
 
+def _keywords(function: Callable[..., Any]) -> list[str]:
+    return [name for name, parameter in inspect.signature(function).parameters.items()
+            if parameter.kind is not inspect.Parameter.VAR_KEYWORD]
+
+
 def _refuse_engine_settings(others: Mapping[str, Any], call: str, help_name: str) -> None:
+    if not others:
+        return
+    from .model.task import Task, task
+
+    function = task if call == "@task" else Task.with_overrides
     refuse_arguments(others, _ENGINE_ONLY, call=call, help_name=help_name,
-                     why="is a setting of Flyte's engine, not of a pod")
+                     why="is a setting of Flyte's engine, not of a pod",
+                     accepted=_keywords(function))
 
 
 def flytekit_override_arguments(*, image: str | None, container_image: str | None,

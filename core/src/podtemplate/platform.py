@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
-from .errors import PlatformConfigError, PodTemplateError
+from .errors import PlatformConfigError, PodTemplateError, did_you_mean
 from .files.yamlio import load_path
 from .guard import guarded
 from .model.compiled import CompiledModel
@@ -77,8 +87,22 @@ class Platform(CompiledModel):
 
     @field_validator("namespace", "fallback_namespace")
     @classmethod
-    def _namespace(cls, value: str | None) -> str | None:
-        return None if value is None else check_dns1123_label(value, what="namespace")
+    def _namespace(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None:
+            return None
+        with _naming(info):
+            return check_dns1123_label(value, what="namespace")
+
+    @field_validator("gpu_resource_name")
+    @classmethod
+    def _gpu_resource_name(cls, value: str, info: ValidationInfo) -> str:
+        with _naming(info):
+            if "/" not in value:
+                raise PlatformConfigError(
+                    f"{value!r} is not a resource name pods request",
+                    fix="give the GPU's domain-qualified extended resource name, such as "
+                    "nvidia.com/gpu or amd.com/gpu")
+            return check_label_key(value, field="gpuResourceName")
 
     @field_validator("task_types", mode="before")
     @classmethod
@@ -163,10 +187,40 @@ def _config_error(error: ValidationError | PodTemplateError, source: str | None
     first = error.errors()[0]
     field = ".".join(str(part) for part in first["loc"])
     message = first["msg"].removeprefix("Value error, ")
+    fix = "see the platform.yaml keys in README.md"
     if first["type"] == "extra_forbidden":
-        message = f"unknown key '{first['loc'][-1]}'"
-    return PlatformConfigError(message, file=source, field=field,
-                               fix="see the platform.yaml keys in README.md")
+        key = str(first["loc"][-1])
+        message = f"unknown key '{key}'"
+        meant = did_you_mean(key, _keys_at(first["loc"][:-1]))
+        if meant:
+            message += f"; did you mean '{meant}'?"
+            fix = f"write '{meant}'"
+    return PlatformConfigError(message, file=source, field=field, fix=fix)
+
+
+@contextlib.contextmanager
+def _naming(info: ValidationInfo) -> Iterator[None]:
+    """An error of a value's own check names the platform.yaml key it was given under
+    (``fallbackNamespace``, not only the value)."""
+    try:
+        yield
+    except PodTemplateError as error:
+        name = info.field_name or ""
+        field = Platform.model_fields[name].alias or name if name else None
+        raise PlatformConfigError(error.message, field=field, fix=error.fix) from None
+
+
+def _keys_at(location: tuple[int | str, ...]) -> list[str]:
+    """The keys platform.yaml takes at ``location`` (a path of keys from the top)."""
+    model: Any = Platform
+    for step in location:
+        fields = getattr(model, "model_fields", None)
+        if fields is None:
+            return []
+        found = next((f for name, f in fields.items() if step in (name, f.alias)), None)
+        model = getattr(found, "annotation", None)
+    fields = getattr(model, "model_fields", None) or {}
+    return [f.alias or name for name, f in fields.items()]
 
 
 # What a container can request besides the domain-qualified extended resources.

@@ -9,6 +9,7 @@ from typing import Any
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from podtemplate.testing import examples
 from podtemplate_spark import _fast, conf
 
 ROLES = ("driver", "executor")
@@ -34,7 +35,7 @@ def natives(draw: Any) -> dict[str, Any]:
     return {name: draw(NATIVES[name]) for name in chosen}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(role=st.sampled_from(ROLES), made=natives(),
        spark_conf=st.dictionaries(CONF_KEYS, CONF_VALUES, max_size=3))
 def test_the_fast_path_gives_the_plain_section_and_warnings(

@@ -10,17 +10,7 @@ from typing import Any
 
 import click
 
-from ..dispatch import (
-    build_plugin_manager,
-    define_roles,
-    make_sample_task,
-    plugin_infos,
-    task_types,
-)
-from ..errors import PluginError, PodTemplateError
-from ..render import make_context
 from .guard import clean_errors, debug_option
-from .output import write_file
 
 __all__ = ["coverage_command", "plugins_command"]
 
@@ -54,6 +44,7 @@ def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | Non
     from ..coverage.matrix import coverage
     from ..coverage.text import to_json, to_markdown, to_table
     from ..schemas.source import load_schema_source
+    from .output import write_file
 
     probe = build_probe(load_schema_source(schema)) if schema else default_probe()
     report = coverage(_select(plugins), probe=probe, allow_unverified=allow_unverified)
@@ -73,6 +64,9 @@ def _coverage(plugins: tuple[str, ...], fmt: str, output: str, schema: str | Non
 
 def _select(names: tuple[str, ...]) -> list[str] | None:
     """Task types named directly or through their distribution."""
+    from ..dispatch import build_plugin_manager, task_types
+    from ..errors import PluginError
+
     if not names:
         return None
     installed = task_types(build_plugin_manager())
@@ -96,6 +90,8 @@ def plugins_command(fmt: str) -> None:
 
 
 def _plugins(fmt: str) -> None:
+    from ..dispatch import build_plugin_manager, plugin_infos
+
     manager = build_plugin_manager()
     entries: list[dict[str, Any]] = []
     for info in plugin_infos(manager):
@@ -124,6 +120,10 @@ def _crd_entry(location: str) -> dict[str, Any]:
 
 
 def _task_type(manager: Any, task_type: Any) -> dict[str, Any]:
+    from ..dispatch import define_roles, make_sample_task
+    from ..errors import PodTemplateError
+    from ..render import make_context
+
     entry: dict[str, Any] = {"name": task_type.name, "kind": task_type.kind,
                              "apiVersion": task_type.api_version,
                              "crds": [_crd_entry(ref) for ref in task_type.crds],

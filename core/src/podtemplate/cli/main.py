@@ -2,32 +2,67 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import shutil
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
-from importlib import metadata
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from ..context import RenderContext
-from ..files.yamlio import dump_json, dump_yaml
-from ..inputs import parse_input_pairs
-from ..manifest import TASK_LABEL
-from ..render import iter_render, make_context
 from .guard import clean_errors, debug_option
-from .options import render_inputs
-from .output import write_files
-from .targets import collect_tasks
+from .options import check_override, render_inputs
+
+if TYPE_CHECKING:
+    from ..context import RenderContext
 
 __all__ = ["main"]
 
+# Commands kept in their own modules, imported only when that command runs or --help
+# lists them: `podtemplate render` does not load what `coverage` needs.
+_COMMANDS = {
+    "explain": (".explain", "explain_command"),
+    "coverage": (".info", "coverage_command"),
+    "plugins": (".info", "plugins_command"),
+    "validate": (".validate", "validate_command"),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(metadata.version("podtemplate"), prog_name="podtemplate")
+
+class _Commands(click.Group):
+    """The command group: lazy commands, and Ctrl-C ends any of them with one line and
+    exit 130 (the files are written all or nothing, so nothing is left half-written)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in _COMMANDS and cmd_name not in self.commands:
+            module, attribute = _COMMANDS[cmd_name]
+            self.add_command(getattr(importlib.import_module(module, __package__), attribute))
+        return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted: nothing was written", err=True)
+            raise click.exceptions.Exit(130) from None
+
+
+def _version(ctx: click.Context, _: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        from importlib import metadata
+
+        click.echo(f"podtemplate, version {metadata.version('podtemplate')}")
+        ctx.exit()
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_version,
+              help="Show the version and exit.")
 @debug_option
 def main() -> None:
     """Render Kubernetes manifests for tasks that carry full pod templates."""
@@ -39,6 +74,8 @@ def _print_warnings(context: RenderContext) -> None:
 
 
 def _write_stream(manifests: Iterable[dict[str, Any]], stream: IO[str], fmt: str) -> int:
+    from ..files.yamlio import dump_yaml
+
     count = 0
     if fmt == "json":
         stream.write('{"apiVersion": "v1", "kind": "List", "items": [\n')
@@ -54,6 +91,8 @@ def _write_stream(manifests: Iterable[dict[str, Any]], stream: IO[str], fmt: str
 
 
 def _by_task(manifests: Iterable[dict[str, Any]]) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    from ..manifest import TASK_LABEL
+
     current: str | None = None
     batch: list[dict[str, Any]] = []
     for manifest in manifests:
@@ -70,6 +109,8 @@ def _by_task(manifests: Iterable[dict[str, Any]]) -> Iterator[tuple[str, list[di
 def _task_files(manifests: Iterable[dict[str, Any]], fmt: str) -> list[tuple[str, str, int]]:
     """Every task's file name, text and manifest count, rendered in full before anything
     is written."""
+    from ..files.yamlio import dump_json, dump_yaml
+
     files = []
     for task, batch in _by_task(manifests):
         if fmt == "json":
@@ -87,6 +128,9 @@ def _task_files(manifests: Iterable[dict[str, Any]], fmt: str) -> list[tuple[str
               help="'-' for stdout, or a folder: one file per task.")
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml",
               show_default=True)
+@click.option("--clean", is_flag=True,
+              help="With -o DIR: remove the files an earlier render wrote there that this "
+              "render does not write (other files are left and named).")
 @click.option("--run-id", "run_id", metavar="ID",
               help="Suffix every object name with -ID and label objects and pods "
               "podtemplate.io/run=ID, so the same tasks can be applied again.")
@@ -94,12 +138,18 @@ def _task_files(manifests: Iterable[dict[str, Any]], fmt: str) -> list[tuple[str
 @clean_errors
 def render(targets: tuple[str, ...], platform_file: str | None, templates: str | None,
            namespace: str | None, override: str | None, inputs: tuple[str, ...],
-           output: str, fmt: str, run_id: str | None) -> None:
+           output: str, fmt: str, clean: bool, run_id: str | None) -> None:
     """Render every task of TARGET (a .py file, folder or module, optionally :task).
 
     Output is deterministic and ready for `kubectl apply -f`. Nothing is written when
     any task fails.
     """
+    from ..inputs import parse_input_pairs
+    from ..render import iter_render, make_context
+    from .output import stale_files, write_files
+    from .targets import collect_tasks
+
+    check_override(override)
     context = make_context(platform=platform_file, templates=templates, namespace=namespace,
                            override=override, inputs=parse_input_pairs(inputs),
                            run_id=run_id)
@@ -112,18 +162,28 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
             shutil.copyfileobj(buf, sys.stdout)
     else:
         files = _task_files(manifests, fmt)
-        write_files(Path(output), [(name, text) for name, text, _ in files])
+        names = [name for name, _, _ in files]
+        ours, others = stale_files(Path(output), names)
+        write_files(Path(output), [(name, text) for name, text, _ in files],
+                    remove=ours if clean else ())
         count = sum(manifest_count for _, _, manifest_count in files)
         click.echo(f"wrote {count} manifest(s) for {len(tasks)} task(s) to {output}", err=True)
+        _warn_stale(output, ours if not clean else [], others)
     _print_warnings(context)
 
 
-# Commands kept in their own modules, registered on the one group.
-from .explain import explain_command  # noqa: E402
-from .info import coverage_command, plugins_command  # noqa: E402
-from .validate import validate_command  # noqa: E402
+def _warn_stale(output: str, ours: list[Path], others: list[Path]) -> None:
+    """Name the files beside the new ones that this render did not write: `kubectl apply
+    -f DIR` would apply them too."""
+    def listed(paths: list[Path]) -> str:
+        names = [p.name for p in paths]
+        return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
 
-main.add_command(explain_command)
-main.add_command(coverage_command)
-main.add_command(plugins_command)
-main.add_command(validate_command)
+    if ours:
+        click.echo(f"warning: {output}: {len(ours)} file(s) from an earlier render that this "
+                   f"render did not write: {listed(ours)} (fix: --clean removes them)",
+                   err=True)
+    if others:
+        click.echo(f"warning: {output}: {len(others)} other file(s) beside the rendered ones: "
+                   f"{listed(others)} (kubectl apply -f {output} would read them too)",
+                   err=True)

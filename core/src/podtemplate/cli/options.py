@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 import click
 
-__all__ = ["render_inputs"]
+__all__ = ["render_inputs", "check_override"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -32,3 +32,16 @@ def render_inputs(command: F) -> F:
     for option in reversed(_OPTIONS):
         command = option(command)
     return command
+
+
+def check_override(override: str | None) -> None:
+    """``--override`` takes one file: a folder is named as the option's, with the option
+    that takes folders."""
+    from pathlib import Path
+
+    from ..errors import TemplateFileError
+
+    if override and Path(override).is_dir():
+        raise TemplateFileError("--override is a folder; it takes one pod template file",
+                                file=override, fix="give one YAML file; a folder of named "
+                                "templates is --templates")

@@ -18,7 +18,11 @@ from pathlib import Path
 
 from ..errors import OutputError
 
-__all__ = ["write_files", "write_file"]
+__all__ = ["write_files", "write_file", "stale_files"]
+
+# Text every file ``render -o`` writes holds (the task label of its objects): a file in
+# the folder without it is the user's, never removed by --clean.
+_RENDERED_MARK = "podtemplate.io/task"
 
 
 def _check_target(folder: Path, names: Sequence[str]) -> None:
@@ -82,8 +86,36 @@ def _move_in(scratch: Path, folder: Path, names: Sequence[str], moved: list[Path
         moved.append(target)
 
 
-def write_files(folder: Path, files: Sequence[tuple[str, str]]) -> None:
-    """Write ``(file name, text)`` pairs into ``folder``, all or nothing."""
+def stale_files(folder: Path, names: Sequence[str]) -> tuple[list[Path], list[Path]]:
+    """Manifest files (what ``kubectl apply -f`` reads: .yaml, .yml, .json) in ``folder``
+    that a render writing ``names`` would not write: (those an earlier render wrote, the
+    others). Hidden files are ignored."""
+    if not folder.is_dir():
+        return [], []
+    ours: list[Path] = []
+    others: list[Path] = []
+    keep = set(names)
+    for path in sorted(folder.iterdir()):
+        if path.name in keep or path.name.startswith(".") or \
+                path.suffix not in (".yaml", ".yml", ".json") or not path.is_file() or \
+                path.is_symlink():
+            continue
+        (ours if _holds_mark(path) else others).append(path)
+    return ours, others
+
+
+def _holds_mark(path: Path) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as stream:
+            return _RENDERED_MARK in stream.read(1 << 20)
+    except OSError:
+        return False
+
+
+def write_files(folder: Path, files: Sequence[tuple[str, str]],
+                remove: Sequence[Path] = ()) -> None:
+    """Write ``(file name, text)`` pairs into ``folder``, all or nothing; then remove the
+    files of ``remove`` (earlier renders' files, for ``--clean``)."""
     names = [name for name, _ in files]
     _check_target(folder, names)
     created: list[Path] = []
@@ -104,6 +136,16 @@ def write_files(folder: Path, files: Sequence[tuple[str, str]]) -> None:
                               "stdout") from None
         raise
     shutil.rmtree(scratch, ignore_errors=True)
+    for path in remove:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+
+
+def _file_mode() -> int:
+    """The mode ``open()`` gives a new file: 0666 less the umask (0644 usually)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def write_file(path: Path, text: str) -> None:
@@ -117,6 +159,7 @@ def write_file(path: Path, text: str) -> None:
     scratch: str | None = None
     try:
         descriptor, scratch = tempfile.mkstemp(dir=path.parent, prefix=".podtemplate-")
+        os.fchmod(descriptor, _file_mode())  # mkstemp's 0600 would hide the file
         with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
             stream.write(text)
         os.replace(scratch, path)

@@ -6,6 +6,7 @@ import gc
 import importlib
 import importlib.util
 import sys
+import sysconfig
 import traceback
 from pathlib import Path
 from types import ModuleType
@@ -37,10 +38,28 @@ def _import_error(target: str, error: BaseException) -> PodTemplateError:
         kind = missing.split(".")[0].removeprefix("podtemplate_")
         return MissingPluginError(f"the task type '{kind}' is not installed", file=target,
                                   fix=f"pip install podtemplate-{kind}")
-    frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
-    where = f" at {frame.filename}:{frame.lineno}" if frame else ""
-    return TargetError(f"importing failed: {type(error).__name__}: {error}{where}",
+    where = _user_line(error)
+    return TargetError(f"importing failed: {type(error).__name__}: {error}"
+                       f"{' at ' + where if where else ''}",
                        file=target, fix="fix the error in the module")
+
+
+def _user_line(error: BaseException) -> str | None:
+    """``file:line`` of the user's code where ``error`` arose: the deepest frame outside
+    the standard library, installed packages and podtemplate (``os.environ['X']`` fails
+    in ``<frozen os>``, but the line to fix is the user's)."""
+    if isinstance(error, SyntaxError) and error.filename:
+        return f"{error.filename}:{error.lineno}"
+    ours = str(Path(__file__).resolve().parents[1])
+    theirs = {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib",
+                                                     "platlib")}
+    frames = traceback.extract_tb(error.__traceback__) if error.__traceback__ else []
+    for frame in reversed(frames):
+        name = frame.filename
+        if name.startswith("<") or name.startswith((ours, *theirs)):
+            continue
+        return f"{name}:{frame.lineno}"
+    return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else None
 
 
 def load_module(target: str) -> ModuleType:
@@ -68,7 +87,7 @@ def load_module(target: str) -> ModuleType:
     except ModuleNotFoundError:
         spec = None
     except (ImportError, ValueError) as error:  # a parent package failed, or a bad name
-        raise _import_error(target, error) from None
+        raise _import_error(target, error) from error
     if spec is None:
         raise TargetError("module not found", file=target,
                           fix="give a .py file path or a module importable from here")
@@ -76,8 +95,8 @@ def load_module(target: str) -> ModuleType:
         return guarded_import(lambda: importlib.import_module(name), target)
     except TargetError:
         raise
-    except Exception as error:
-        raise _import_error(target, error) from None
+    except Exception as error:  # chained: --debug shows the user's traceback
+        raise _import_error(target, error) from error
 
 
 def _tasks_of(module: ModuleType) -> list[tuple[str, Task]]:

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import pluggy
 
-from ..dispatch import build_plugin_manager, task_types
-from ..errors import YamlError
-from ..files.yamlio import load_all
-from ..platform import Platform, load_platform
-from ..policy import Violation
-from ..policy.manifests import check_manifests
-from ..schemas.documents import DocumentProblem, api_pod_check, validate_document
-from ..schemas.resources import crd_index
 from .guard import clean_errors, debug_option
+
+if TYPE_CHECKING:
+    import pluggy
+
+    from ..platform import Platform
+    from ..policy import Violation
 
 __all__ = ["validate_command"]
 
@@ -39,6 +37,11 @@ def validate_command(files: tuple[str, ...], platform_file: str | None) -> None:
 
 
 def _validate(files: tuple[str, ...], platform_file: str | None) -> None:
+    from ..dispatch import build_plugin_manager, task_types
+    from ..platform import load_platform
+    from ..schemas.documents import DocumentProblem, api_pod_check, validate_document
+    from ..schemas.resources import crd_index
+
     manager = build_plugin_manager()
     platform = load_platform(platform_file) if platform_file else None
     index = crd_index(task_types(manager).values())
@@ -56,29 +59,64 @@ def _validate(files: tuple[str, ...], platform_file: str | None) -> None:
             read.append((f"{name}#{number}", document))
             problems += validate_document(document, f"{name}#{number}", index,
                                           api_pod_check)
+    if not count and not unreadable:
+        click.echo(f"error: {', '.join(files)}: no documents to validate (fix: give a file "
+                   "with manifests; in a pipe, check that the command before it succeeded)",
+                   err=True)
+        sys.exit(1)
     for problem in problems:
         click.echo(str(problem))
-    violations = _policy_violations(read, platform, manager) if platform else []
-    for violation in violations:
-        click.echo(f"{violation} [policy]")
+    violations = _policy_violations(read, platform, manager) if platform else {}
+    for line in (line for lines in violations.values() for line in lines):
+        click.echo(line)
     invalid = {p.document.split(".items[")[0] for p in problems if p.checked}
     unchecked = {p.document.split(".items[")[0] for p in problems if not p.checked} - invalid
-    click.echo(f"{count} document(s): {count - len(invalid) - len(unchecked)} valid, "
-               f"{len(invalid)} invalid, {len(unchecked)} not checked", err=True)
+    against = set(violations) - invalid - unchecked
+    summary = (f"{count} document(s): {count - len(invalid | unchecked | against)} valid, "
+               f"{len(invalid)} invalid, {len(unchecked)} not checked")
     if platform is not None:
-        click.echo(f"{len(violations)} policy violation(s)", err=True)
+        total = sum(map(len, violations.values()))
+        summary += (f", {len(against)} against the policy ({total} policy violation(s) in "
+                    f"{len(violations)} document(s))")
+    click.echo(summary, err=True)
     sys.exit(2 if unreadable else 1 if problems or violations else 0)
 
 
 def _policy_violations(documents: list[tuple[str, object]], platform: Platform,
-                       manager: pluggy.PluginManager) -> list[Violation]:
-    """The platform policy over the pods of every document that is a manifest."""
-    manifests = [(where, d) for where, d in documents if isinstance(d, dict)]
-    return check_manifests(manifests, platform, manager)
+                       manager: pluggy.PluginManager) -> dict[str, list[str]]:
+    """The platform policy over the pods of every document that is a manifest: each
+    document's violations as ``FILE#N (Kind name): field.path: rule: value [policy]``."""
+    from ..policy.manifests import check_manifests
+
+    found: dict[str, list[str]] = {}
+    for where, document in documents:
+        if not isinstance(document, dict):
+            continue
+        lines = [_policy_line(where, document, v)
+                 for v in check_manifests([(where, document)], platform, manager)]
+        if lines:
+            found[where] = lines
+    return found
+
+
+def _policy_line(where: str, document: dict[str, object], violation: Violation) -> str:
+    from ..policy.violations import NOT_SET, compact
+
+    metadata = document.get("metadata")
+    name = metadata.get("name") if isinstance(metadata, dict) else None
+    what = " ".join(str(part) for part in (document.get("kind"), name) if part)
+    pod = violation.role if violation.role and violation.role != document.get("kind") else ""
+    path = f"{pod}.{violation.path}" if pod else violation.path
+    value = "not set" if violation.value is NOT_SET else f"value {compact(violation.value)}"
+    fix = f" (fix: {violation.fix})" if violation.fix else ""
+    return f"{where} ({what}): {path}: {violation.rule}: {value}{fix} [policy]"
 
 
 def _read(name: str) -> list[object] | None:
     """The documents of one input, or None after printing why it cannot be read."""
+    from ..errors import YamlError
+    from ..files.yamlio import load_all
+
     source = "-" if name == "-" else name
     try:
         text = sys.stdin.read() if name == "-" else Path(name).read_bytes().decode("utf-8")

@@ -1,6 +1,10 @@
 """The coverage matrix as one self-contained HTML page: a heat map of field x task
-type/role, colored by status, with the reason of each cell on hover (``title``). Inline
-CSS only: no scripts, fonts or images to fetch."""
+type/role, colored by status, that scrolls sideways inside the window with the field
+column kept in place; an "exceptions only" switch hides the rows applied everywhere; the
+reason of a cell shows in a bar when it is clicked (and on hover), and every exception is
+listed with its reason below the map. Inline CSS and script only: nothing to fetch.
+Opened as ``coverage.html#selftest``, the page runs its controls once and writes PASS or
+what failed into ``#selftest`` (what the browser test reads)."""
 
 from __future__ import annotations
 
@@ -37,9 +41,22 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .legend span{display:inline-block;margin-right:14px}
 .legend i{display:inline-block;width:14px;height:14px;border-radius:3px;vertical-align:-2px;
 margin-right:4px}
-table.heat{border-collapse:separate;border-spacing:2px;margin-top:8px;font-size:12px}
+.controls{display:flex;gap:14px;align-items:center;margin:6px 0;font-size:13px}
+.scroll{overflow:auto;max-width:100%;max-height:80vh;border:1px solid #dde1e8;
+border-radius:6px;background:#fafbfc}
+table.heat{border-collapse:separate;border-spacing:2px;font-size:12px}
 .heat th{font-weight:600;background:#fafbfc}
-.heat thead th{position:sticky;top:0;padding:2px 4px}.heat thead tr+tr th{top:22px}
+.heat thead th{position:sticky;top:0;z-index:1;padding:2px 4px}
+.heat thead tr+tr th{top:22px}
+.heat th.field,.heat thead th.corner{position:sticky;left:0;z-index:2}
+.heat thead th.corner{z-index:3}
+.heat tr.section th{position:sticky;left:0}
+.hidden{display:none}
+#reason{flex:1;background:#fff;border:1px solid #b8bfcc;border-radius:6px;
+padding:4px 10px;font:12px ui-monospace,Menlo,monospace;min-height:16px}
+dl.exceptions dt{font:12px ui-monospace,Menlo,monospace;margin-top:6px;font-weight:600}
+dl.exceptions dd{font-size:12px;margin:1px 0 1px 18px}
+#selftest{font:12px ui-monospace,monospace}
 .heat th.plugin{border-bottom:2px solid #9aa3b2}
 .heat th.field{text-align:left;font-family:ui-monospace,Menlo,monospace;font-weight:400;
 white-space:nowrap;padding-right:8px}
@@ -48,6 +65,50 @@ white-space:nowrap;padding-right:8px}
 .s-applied{background:#2e9d5b}.s-owned{background:#4a7bd0}.s-unsupported{background:#e0a526}
 .s-lost{background:#d64545;font-weight:700}
 ul.problems li{font-family:ui-monospace,Menlo,monospace;font-size:12px}
+"""
+
+_SCRIPT = """
+(function(){
+var only=document.getElementById('exceptions-only'),bar=document.getElementById('reason');
+var rows=[].slice.call(document.querySelectorAll('table.heat tbody tr.row'));
+function filter(){
+  rows.forEach(function(row){
+    row.classList.toggle('hidden',only.checked&&!row.querySelector('td.exception'));
+  });
+  [].forEach.call(document.querySelectorAll('table.heat tbody tr.section'),function(head){
+    var next=head.nextElementSibling,any=false;
+    while(next&&!next.classList.contains('section')){
+      if(!next.classList.contains('hidden')){any=true;}next=next.nextElementSibling;}
+    head.classList.toggle('hidden',!any);
+  });
+}
+only.addEventListener('change',filter);
+document.querySelector('table.heat').addEventListener('click',function(event){
+  var cell=event.target.closest('td');if(cell){bar.textContent=cell.title;}
+});
+if(location.hash==='#selftest'){
+  var failed=[];
+  only.checked=true;filter();
+  var shown=rows.filter(function(r){return !r.classList.contains('hidden');});
+  if(shown.length>=rows.length&&rows.some(function(r){return !r.querySelector('td.exception');}))
+    {failed.push('exceptions only hides rows applied everywhere');}
+  if(shown.some(function(r){return !r.querySelector('td.exception');}))
+    {failed.push('exceptions only keeps only rows with an exception');}
+  only.checked=false;filter();
+  if(rows.some(function(r){return r.classList.contains('hidden');}))
+    {failed.push('every row back');}
+  var cell=document.querySelector('td.exception')||document.querySelector('td[title]');
+  cell.click();
+  if(bar.textContent!==cell.title){failed.push('a click shows the reason');}
+  var field=document.querySelector('th.field');
+  if(getComputedStyle(field).position!=='sticky'){failed.push('sticky field column');}
+  if(document.documentElement.scrollWidth>window.innerWidth+1)
+    {failed.push('page wider than the window');}
+  var out=document.getElementById('selftest');out.classList.remove('hidden');
+  out.textContent='selftest: '+(failed.length?'FAIL '+failed.join('; '):'PASS')+
+    ' ('+rows.length+' rows, '+shown.length+' with exceptions)';
+}
+})();
 """
 
 
@@ -60,7 +121,14 @@ def to_html(report: CoverageReport) -> str:
         f"{escape(report.probe_source)}) at every layer, on every role of every task type. "
         f"{report.lost} LOST.</p>",
         '<div class="cards">', *(_card(p) for p in report.plugins), "</div>",
-        _legend(), _heat_map(report), _lists(report), "</body>", "</html>",
+        '<pre id="selftest" class="hidden"></pre>',
+        _legend(),
+        '<div class="controls"><label><input type="checkbox" id="exceptions-only"> '
+        "exceptions only</label>"
+        '<div id="reason">click a cell for its reason</div></div>',
+        f'<div class="scroll">{_heat_map(report)}</div>',
+        _exceptions(report), _lists(report), f"<script>{_SCRIPT}</script>", "</body>",
+        "</html>",
     ]
     return "\n".join(parts) + "\n"
 
@@ -82,7 +150,8 @@ def _card(plugin: PluginCoverage) -> str:
 
 def _legend() -> str:
     items = "".join(f'<span><i class="{CLASSES[s]}"></i>{escape(s)}</span>' for s in STATUSES)
-    return f'<h2>Heat map</h2><p class="legend">{items} · hover a cell for its reason</p>'
+    return (f'<h2>Heat map</h2><p class="legend">{items} · click (or hover) a cell for its '
+            "reason; every exception is listed with its reason below the map</p>")
 
 
 def _section_of(path: str) -> str:
@@ -95,7 +164,8 @@ def _heat_map(report: CoverageReport) -> str:
     head_plugins = "".join(f'<th class="plugin" colspan="{len(p.roles)}">'
                            f"{escape(p.task_type)}</th>" for p in report.plugins if p.roles)
     head_roles = "".join(f"<th>{escape(role)}</th>" for _, role in columns)
-    rows = [f'<table class="heat"><thead><tr><th rowspan="2"></th>{head_plugins}</tr>'
+    rows = [f'<table class="heat"><thead><tr><th class="corner" rowspan="2"></th>'
+            f"{head_plugins}</tr>"
             f"<tr>{head_roles}</tr></thead><tbody>"]
     for title, _ in SECTIONS:
         paths = [p for p in report.fields if _section_of(p) == title]
@@ -106,7 +176,7 @@ def _heat_map(report: CoverageReport) -> str:
         for path in paths:
             tds = "".join(_td(cells.get((p.task_type, role, path)), p, role, path)
                           for p, role in columns)
-            rows.append(f'<tr><th class="field">{escape(path)}</th>{tds}</tr>')
+            rows.append(f'<tr class="row"><th class="field">{escape(path)}</th>{tds}</tr>')
     rows.append("</tbody></table>")
     return "\n".join(rows)
 
@@ -117,8 +187,29 @@ def _td(cell: Cell | None, plugin: PluginCoverage, role: str, path: str) -> str:
     hover = f"{plugin.task_type} / {role} / {path}: {cell.status}"
     if cell.reason:
         hover += f" - {cell.reason}"
-    return (f'<td class="{CLASSES[cell.status]}" title="{escape(hover)}">'
+    exception = " exception" if cell.status != "applied" else ""
+    return (f'<td class="{CLASSES[cell.status]}{exception}" title="{escape(hover)}">'
             f"{SYMBOLS[cell.status]}</td>")
+
+
+def _exceptions(report: CoverageReport) -> str:
+    """Every cell that is not applied, by field, with its reason: readable without
+    hovering."""
+    by_field: dict[str, list[Cell]] = {}
+    for plugin in report.plugins:
+        for cell in plugin.cells:
+            if cell.status != "applied":
+                by_field.setdefault(cell.field, []).append(cell)
+    count = sum(map(len, by_field.values()))
+    entries = []
+    for path in [p for p in report.fields if p in by_field]:
+        items = "".join(f"<dd>{escape(c.task_type)} / {escape(c.role)}: "
+                        f"{SYMBOLS[c.status]} {escape(c.status)}"
+                        f"{' - ' + escape(c.reason) if c.reason else ''}</dd>"
+                        for c in by_field[path])
+        entries.append(f"<dt>{escape(path)}</dt>{items}")
+    return (f"<h2>Exceptions ({count})</h2>"
+            f'<dl class="exceptions">{"".join(entries)}</dl>')
 
 
 def _lists(report: CoverageReport) -> str:

@@ -21,9 +21,11 @@ as before.
 from __future__ import annotations
 
 import functools
+import json
 import types
 import typing
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 from pydantic import BaseModel
@@ -99,12 +101,75 @@ def _model(model: type[BaseModel], models: dict[type, Node]) -> Node:
     return node
 
 
-@functools.cache
-def pod_template_spec_table() -> Node:
-    """The table of a PodTemplateSpec, built once from the client models."""
+def build_pod_template_spec_table() -> Node:
+    """The table of a PodTemplateSpec, built from the client models (what
+    ``scripts/gen_pod_table.py`` ships as JSON; a test keeps the two equal)."""
     from kubernetes.client import V1PodTemplateSpec
 
     return _model(V1PodTemplateSpec, {})
+
+
+@functools.cache
+def pod_template_spec_table() -> Node:
+    """The table of a PodTemplateSpec, read once from the JSON shipped with the package:
+    building it from the client models would import ``kubernetes.client`` (a quarter of
+    a second) on every render."""
+    text = (resources.files("podtemplate") / TABLE_FILE).read_text(encoding="utf-8")
+    return table_from_json(json.loads(text))
+
+
+TABLE_FILE = "schemas/kubernetes/pod-fields.json"
+_TYPES = {"str": str, "int": int, "bool": bool, "float": float}
+
+
+def table_to_json(root: Node) -> dict[str, Any]:
+    """The table as JSON: each model once, by number, so the graph's cycles survive."""
+    numbers: dict[int, int] = {}
+    models: list[dict[str, Any]] = []
+
+    def encode(node: Node | None) -> Any:
+        if node is None:
+            return None
+        kind = node[0]
+        if kind == "leaf":
+            return ["leaf", sorted(t.__name__ for t in node[1])]
+        if kind in ("list", "map"):
+            return [kind, encode(node[1])]
+        if kind == "model":
+            if id(node) not in numbers:
+                numbers[id(node)] = len(models)
+                entry: dict[str, Any] = {}
+                models.append(entry)
+                entry.update(fields={k: encode(v) for k, v in node[1].items()},
+                             required=list(node[2]), attributes=dict(node[3]))
+            return ["model", numbers[id(node)]]
+        return ["any"]
+
+    return {"root": encode(root), "models": models}
+
+
+def table_from_json(data: Mapping[str, Any]) -> Node:
+    models: list[Node] = [("model", {}, list(m["required"]), dict(m["attributes"]))
+                          for m in data["models"]]
+
+    def decode(item: Any) -> Node | None:
+        if item is None:
+            return None
+        kind = item[0]
+        if kind == "leaf":
+            return ("leaf", frozenset(_TYPES[name] for name in item[1]))
+        if kind in ("list", "map"):
+            inner = decode(item[1])
+            return None if inner is None else (kind, inner)
+        if kind == "model":
+            return models[int(item[1])]
+        return _ANY
+
+    for node, entry in zip(models, data["models"], strict=True):
+        node[1].update({key: decode(value) for key, value in entry["fields"].items()})
+    root = decode(data["root"])
+    assert root is not None
+    return root
 
 
 def _walk(value: Any, node: Node) -> bool:

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TemplateFileError, brief
+from ..errors import MergeError, TemplateFileError, brief
+from ..merge.rules import PATCH
 from .names import check_dns1123_label, check_dns1123_subdomain
 
 __all__ = ["TemplateParts", "template_parts"]
@@ -87,6 +88,16 @@ def _object_name(metadata: Mapping[str, Any], source: str | None) -> tuple[str |
     return name, namespace
 
 
+def _refuse_whole_delete(spec: Any, where: str, source: str | None) -> None:
+    """A file whose pod spec is ``$patch: delete`` would delete the whole spec below it."""
+    if isinstance(spec, Mapping) and spec.get(PATCH) == "delete":
+        raise MergeError("`$patch: delete` on the whole pod spec of a template file",
+                         file=source, field=f"{where}$patch",
+                         fix="delete single fields or list items (`$patch: delete` on a "
+                         "container, `null` for a field), or use `$patch: replace` to "
+                         "start from this spec alone")
+
+
 def template_parts(document: Any, source: str | None) -> TemplateParts:
     """The parts of a template document, its shape checked; every problem is a
     :class:`TemplateFileError` (or a name error) naming the key and the fix."""
@@ -95,6 +106,7 @@ def template_parts(document: Any, source: str | None) -> TemplateParts:
                                 f"{type(document).__name__}", file=source, fix=_SHAPES)
     kind = document.get("kind")
     if kind is None and "apiVersion" not in document:
+        _refuse_whole_delete(document, "", source)
         return TemplateParts(None, None, document, None, None)
     if not isinstance(kind, str) or kind not in _TOP_KEYS:
         raise TemplateFileError(f"kind {brief(kind)} is not a pod template", file=source,
@@ -113,5 +125,6 @@ def template_parts(document: Any, source: str | None) -> TemplateParts:
         spec = body.get("spec")
     else:
         pod_metadata, spec = metadata, document.get("spec")
+    _refuse_whole_delete(spec, "template.spec." if kind == "PodTemplate" else "spec.", source)
     return TemplateParts(name, namespace, spec, pod_metadata.get("labels"),
                          pod_metadata.get("annotations"))

@@ -19,7 +19,14 @@ from pydantic import (
     model_validator,
 )
 
-from ..errors import DefinitionError, InvalidNameError, PodTemplateError, TemplateFileError, brief
+from ..errors import (
+    DefinitionError,
+    InvalidNameError,
+    PodTemplateError,
+    TemplateFileError,
+    brief,
+    did_you_mean,
+)
 from ..files.yamlio import load_all
 from ..guard import guarded
 from ..merge.aliases import PRIMARY_CONTAINER
@@ -374,15 +381,19 @@ class ConfigModel(CompiledModel):
             first = error.errors()[0]
             field = ".".join(str(part) for part in first["loc"]) or None
             message = first["msg"].removeprefix("Value error, ")
+            fix = f"see help({type(self).__name__}) for the accepted arguments"
             if first["type"] == "extra_forbidden":
-                message = f"unknown argument '{first['loc'][-1]}'"
+                given = str(first["loc"][-1])
+                message = f"unknown argument '{given}'"
+                meant = did_you_mean(given, [*type(self).model_fields, *(
+                    f.alias for f in type(self).model_fields.values() if f.alias)])
+                if meant:
+                    message += f"; did you mean '{meant}'?"
+                    fix = f"write {meant}="
             elif first["type"] != "missing":
                 message += f" (got {brief(first.get('input'))})"
-            raise DefinitionError(
-                f"{type(self).__name__}: {message}",
-                fix=f"see help({type(self).__name__}) for the accepted arguments",
-                field=field,
-            ) from None
+            raise DefinitionError(f"{type(self).__name__}: {message}", fix=fix,
+                                  field=field) from None
         self._defined_at = definition_site()
 
     @property

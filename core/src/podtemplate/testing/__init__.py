@@ -33,6 +33,7 @@ from .cli import (
     rendered_documents,
 )
 from .files import pod_template_yaml, write_task_module
+from .sizing import examples
 
 if TYPE_CHECKING:
     from .conformance import ConformanceSuite
@@ -63,6 +64,7 @@ __all__ = [
     "define_roles",
     "env_of",
     "every_finding",
+    "examples",
     "load_schema_source",
     "pod_template_yaml",
     "render_cli",

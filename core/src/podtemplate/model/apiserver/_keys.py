@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...errors import did_you_mean
 from .._podcheck import Node, pod_template_spec_table
 from ._facts import Rule
 from ._report import Problems
@@ -39,7 +40,7 @@ def _suggestion(key: str, node: Node) -> str | None:
     for name in node[1]:
         if _squashed(name) == wanted:
             return str(name)
-    return None
+    return did_you_mean(key, node[1])  # a typo: nodeSelecter
 
 
 def check_keys(problems: Problems, template: Mapping[str, Any], base: str = "") -> None:
