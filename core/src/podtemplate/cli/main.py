@@ -119,10 +119,12 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
 
 
 # Commands kept in their own modules, registered on the one group.
+from .apply import apply_command  # noqa: E402
 from .explain import explain_command  # noqa: E402
 from .info import coverage_command, plugins_command  # noqa: E402
 from .validate import validate_command  # noqa: E402
 
+main.add_command(apply_command)
 main.add_command(explain_command)
 main.add_command(coverage_command)
 main.add_command(plugins_command)

@@ -1,0 +1,181 @@
+"""Issue 29, ``podtemplate apply`` against the test API server: every example applied,
+then applied again ("unchanged" for every object); ``--dry-run=server`` changing nothing
+and telling what would change; a field owned by another field manager refused in one
+line (with what was already applied), then taken with ``--force-conflicts``; and the
+interop path, ``podtemplate render ... | kubectl apply --server-side -f -``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+from urllib.error import HTTPError
+
+from click.testing import CliRunner, Result
+from podtemplate.cli import main
+from podtemplate.cluster.apply import object_ref
+from podtemplate.testing import rendered_documents
+from podtemplate.testing.kube import KubeServer
+from podtemplate.testing.kube_build import binary
+
+REPO = Path(__file__).resolve().parents[2]
+RENDER = "from podtemplate.cli import main; main(prog_name='podtemplate')"
+EXAMPLES = ("examples", "--platform", "examples/platform.yaml")
+
+
+def apply(server: KubeServer, namespace: str, *args: str) -> Result:
+    return CliRunner().invoke(main, ["apply", *args, "--namespace", namespace,
+                                     "--kubeconfig", str(server.kubeconfig)],
+                              catch_exceptions=False)
+
+
+def render(namespace: str, *args: str) -> list[dict[str, Any]]:
+    result = CliRunner().invoke(main, ["render", *args, "--namespace", namespace],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return rendered_documents(result.stdout)
+
+
+def lines(result: Result) -> list[str]:
+    return result.stdout.splitlines()
+
+
+def live(server: KubeServer, path: str) -> dict[str, Any] | None:
+    try:
+        found: dict[str, Any] = server.request("GET", path)
+    except HTTPError as error:
+        if error.code == 404:
+            return None
+        raise
+    return found
+
+
+def test_the_examples_apply_then_apply_again_unchanged(
+        kube_server: KubeServer, kube_namespace: str) -> None:
+    refs = [object_ref(m) for m in render(kube_namespace, *EXAMPLES)]
+    first = apply(kube_server, kube_namespace, *EXAMPLES)
+    assert first.exit_code == 0, first.output
+    assert sorted(lines(first)) == sorted(f"{ref} created" for ref in refs)
+    # In dependency order: every ConfigMap before the first Pod.
+    kinds = [line.partition("/")[0] for line in lines(first)]
+    assert max(i for i, k in enumerate(kinds) if k == "configmap") < kinds.index("pod")
+    again = apply(kube_server, kube_namespace, *EXAMPLES)
+    assert again.exit_code == 0, again.output
+    assert lines(again) == [line.replace(" created", " unchanged") for line in lines(first)]
+    dry = apply(kube_server, kube_namespace, *EXAMPLES, "--dry-run=server")
+    assert dry.exit_code == 0, dry.output
+    assert lines(dry) == [line.replace(" created", " unchanged (server dry run)")
+                          for line in lines(first)]
+
+
+TASKS = textwrap.dedent("""
+    from podtemplate import task
+    from podtemplate_shell import ShellTask
+
+    report = ShellTask(name="report", script="echo hello", image="busybox:1.36")
+
+    @task(image="IMAGE")
+    def train() -> None: ...
+""")
+
+
+def tasks_module(tmp_path: Path, image: str) -> Path:
+    folder = tmp_path / f"apply_{image.replace(':', '_').replace('.', '_')}"
+    folder.mkdir()
+    module = folder / "jobs.py"
+    module.write_text(TASKS.replace("IMAGE", image))
+    return module
+
+
+def test_a_server_dry_run_changes_nothing(kube_server: KubeServer, kube_namespace: str,
+                                          tmp_path: Path) -> None:
+    pod = f"/api/v1/namespaces/{kube_namespace}/pods/train"
+    first = apply(kube_server, kube_namespace, str(tasks_module(tmp_path, "python:3.11")),
+                  "--dry-run=server")
+    assert first.exit_code == 0, first.output
+    assert lines(first) == ["configmap/report-script created (server dry run)",
+                            "pod/report created (server dry run)",
+                            "pod/train created (server dry run)"]
+    assert live(kube_server, pod) is None
+    assert apply(kube_server, kube_namespace,
+                 str(tasks_module(tmp_path, "python:3.11"))).exit_code == 0
+    before = live(kube_server, pod)
+    assert before is not None
+    changed = apply(kube_server, kube_namespace, str(tasks_module(tmp_path, "python:3.12")),
+                    "--dry-run=server")
+    assert changed.exit_code == 0, changed.output
+    assert lines(changed) == ["configmap/report-script unchanged (server dry run)",
+                              "pod/report unchanged (server dry run)",
+                              "pod/train configured (server dry run)"]
+    after = live(kube_server, pod)
+    assert after == before  # same resourceVersion, same image: nothing stored
+    assert after["spec"]["containers"][0]["image"] == "python:3.11"
+
+
+def test_a_field_of_another_manager_is_one_line_then_taken_by_force(
+        kube_server: KubeServer, kube_namespace: str, tmp_path: Path) -> None:
+    module = str(tasks_module(tmp_path, "python:3.11"))
+    (_, _, pod) = render(kube_namespace, module)
+    # Another manager applies the same pod first, with another image.
+    theirs = {**pod, "spec": {**pod["spec"], "containers": [
+        {**pod["spec"]["containers"][0], "image": "python:3.10"}]}}
+    kube_server.request("PATCH", f"/api/v1/namespaces/{kube_namespace}/pods/train"
+                        "?fieldManager=other-team", theirs,
+                        content_type="application/apply-patch+yaml")
+    refused = apply(kube_server, kube_namespace, module)
+    assert refused.exit_code == 1
+    assert lines(refused) == ["configmap/report-script created", "pod/report created"]
+    error, summary = refused.stderr.splitlines()
+    container = pod["spec"]["containers"][0]["name"]
+    assert error.startswith(
+        f"error: pod/train (namespace {kube_namespace}): spec.containers[name=\"{container}\"]"
+        '.image: conflict with "other-team"')
+    assert "[Conflict] (fix: rerun with --force-conflicts" in error
+    assert summary == ("error: applied before the refusal: configmap/report-script, "
+                       "pod/report; not sent: nothing")
+    path = f"/api/v1/namespaces/{kube_namespace}/pods/train"
+    assert live(kube_server, path)["spec"]["containers"][0]["image"] == "python:3.10"
+    forced = apply(kube_server, kube_namespace, module, "--force-conflicts")
+    assert forced.exit_code == 0, forced.output
+    assert lines(forced) == ["configmap/report-script unchanged", "pod/report unchanged",
+                             "pod/train configured"]
+    taken = live(kube_server, path)
+    assert taken["spec"]["containers"][0]["image"] == "python:3.11"
+    assert apply(kube_server, kube_namespace, module).stdout.count(" unchanged\n") == 3
+
+
+def test_a_refusal_stops_the_apply_and_says_what_was_not_sent(
+        kube_server: KubeServer, kube_namespace: str, tmp_path: Path) -> None:
+    # The ConfigMap exists with another manager's data: the first object is refused.
+    kube_server.request("PATCH", f"/api/v1/namespaces/{kube_namespace}/configmaps/"
+                        "report-script?fieldManager=other-team", {
+                            "apiVersion": "v1", "kind": "ConfigMap",
+                            "metadata": {"name": "report-script"},
+                            "data": {"script.sh": "echo theirs"}},
+                        content_type="application/apply-patch+yaml")
+    refused = apply(kube_server, kube_namespace, str(tasks_module(tmp_path, "python:3.11")))
+    assert refused.exit_code == 1 and refused.stdout == ""
+    assert refused.stderr.splitlines()[-1] == (
+        "error: applied before the refusal: nothing; not sent: pod/report, pod/train")
+    assert live(kube_server, f"/api/v1/namespaces/{kube_namespace}/pods/report") is None
+
+
+def test_render_piped_to_kubectl_apply_server_side(kube_server: KubeServer,
+                                                   kube_namespace: str) -> None:
+    kubectl = binary("kubectl")
+    rendered = subprocess.run([sys.executable, "-c", RENDER, "render", *EXAMPLES,
+                               "--namespace", kube_namespace], cwd=REPO, capture_output=True,
+                              text=True, timeout=120, check=False)
+    assert rendered.returncode == 0, rendered.stderr
+    applied = subprocess.run([str(kubectl), "--kubeconfig", str(kube_server.kubeconfig),
+                              "apply", "--server-side", "-f", "-"], input=rendered.stdout,
+                             capture_output=True, text=True, timeout=120, check=False)
+    assert applied.returncode == 0, applied.stderr
+    count = len(rendered_documents(rendered.stdout))
+    assert applied.stdout.count(" serverside-applied\n") == count
+    # podtemplate apply then finds every object as kubectl left it.
+    again = apply(kube_server, kube_namespace, *EXAMPLES)
+    assert again.exit_code == 0, again.output
+    assert len(lines(again)) == count
