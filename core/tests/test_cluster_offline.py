@@ -133,3 +133,40 @@ def test_apply_sends_nothing_when_the_render_fails(tmp_path: Path) -> None:
 def test_apply_refuses_a_client_dry_run(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["apply", "x.py", "--dry-run=client"])
     assert result.exit_code == 2 and "'client' is not one of 'none', 'server'" in result.output
+
+
+def _item(name: str, version: str, spec: dict[str, Any]) -> dict[str, Any]:
+    return {"metadata": {"name": name, "resourceVersion": version},
+            "template": {"spec": spec}}
+
+
+def test_the_store_lists_every_page_once_and_parses_a_template_when_used(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from podtemplate.cluster import store as cluster_store
+    from podtemplate.cluster.connect import Answer
+    from podtemplate.errors import PodTemplateError
+
+    pages = {"": ({"continue": "p2"}, [_item("a", "7", {"nodeSelector": {"x": "1"}})]),
+             "p2": ({}, [_item("broken", "8", {"restartPolicy": "Sometimes"})])}
+    asked: list[tuple[str, dict[str, str]]] = []
+
+    def request(api: Any, method: str, path: str, **kwargs: Any) -> Answer:
+        query = dict(kwargs["query"])
+        asked.append((path, query))
+        meta, items = pages[query.get("continue", "")]
+        return Answer(200, {"metadata": meta, "items": items}, ())
+
+    monkeypatch.setattr(cluster_store, "request", request)
+    store = cluster_store.ClusterTemplateStore(api_client=None)
+    found = store.get("team", "a")
+    assert found is not None and found.pod_spec == {"nodeSelector": {"x": "1"}}
+    assert found.source == "team/a (resourceVersion 7)"
+    assert store.get("team", "a") is found and store.get("team", "zz") is None
+    assert [(p, q.get("continue")) for p, q in asked] == [
+        ("/api/v1/namespaces/team/podtemplates", None),
+        ("/api/v1/namespaces/team/podtemplates", "p2")]
+    assert store.names() == [("team", "a"), ("team", "broken")]
+    with pytest.raises(PodTemplateError, match=r"^team/broken \(resourceVersion 8\), "
+                       r"spec.restartPolicy: "):
+        store.get("team", "broken")  # only the task that names it fails
+    assert len(asked) == 2 and store.lists == ["team"]

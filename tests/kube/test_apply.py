@@ -6,6 +6,7 @@ interop path, ``podtemplate render ... | kubectl apply --server-side -f -``."""
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import textwrap
@@ -22,7 +23,7 @@ from podtemplate.testing.kube_build import binary
 
 REPO = Path(__file__).resolve().parents[2]
 RENDER = "from podtemplate.cli import main; main(prog_name='podtemplate')"
-EXAMPLES = ("examples", "--platform", "examples/platform.yaml")
+EXAMPLES = (str(REPO / "examples"), "--platform", str(REPO / "examples" / "platform.yaml"))
 
 
 def apply(server: KubeServer, namespace: str, *args: str) -> Result:
@@ -81,10 +82,13 @@ TASKS = textwrap.dedent("""
 """)
 
 
+_MODULES = itertools.count()
+
+
 def tasks_module(tmp_path: Path, image: str) -> Path:
-    folder = tmp_path / f"apply_{image.replace(':', '_').replace('.', '_')}"
-    folder.mkdir()
-    module = folder / "jobs.py"
+    """A module of the two tasks with ``image``, under a name no other module of the
+    session has (the CLI refuses a second module of one name)."""
+    module = tmp_path / f"apply_jobs_{next(_MODULES)}.py"
     module.write_text(TASKS.replace("IMAGE", image))
     return module
 

@@ -166,7 +166,8 @@ def test_the_examples_render_the_same_from_the_cluster_as_from_their_folder(
         for document in yaml.safe_load_all(text):
             put_object(kube_server, document["metadata"].get("namespace", fallback_namespace),
                        document)
-    common = ["--platform", "examples/platform.yaml", "--namespace", kube_namespace]
+    examples = str(REPO / "examples")
+    common = ["--platform", f"{examples}/platform.yaml", "--namespace", kube_namespace]
     platform_file = tmp_path / "platform.yaml"
     platform_file.write_text((REPO / "examples" / "platform.yaml").read_text()
                              .replace("templates: ./templates", "templates: cluster")
@@ -174,12 +175,12 @@ def test_the_examples_render_the_same_from_the_cluster_as_from_their_folder(
                                       f"fallbackNamespace: {fallback_namespace}")
                              + f"kubeconfig: {kube_server.kubeconfig}\n")
     runner = CliRunner()
-    from_folder = runner.invoke(main, ["render", "examples", *common, "--templates",
+    from_folder = runner.invoke(main, ["render", examples, *common, "--templates",
                                        str(folder)], catch_exceptions=False)
     assert from_folder.exit_code == 0, from_folder.stderr
     # There, templates without a namespace live in 'platform' (the examples' fallback);
     # here, in the fallback namespace made for this test.
-    from_cluster = runner.invoke(main, ["render", "examples", "--platform",
+    from_cluster = runner.invoke(main, ["render", examples, "--platform",
                                         str(platform_file), "--namespace", kube_namespace],
                                  catch_exceptions=False)
     assert from_cluster.exit_code == 0, from_cluster.stderr

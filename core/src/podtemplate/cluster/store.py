@@ -58,8 +58,9 @@ class ClusterTemplateStore:
         return self._parsed[key]
 
     def names(self) -> list[tuple[str, str]]:
-        """Every (namespace, name) of the namespaces listed so far, sorted."""
-        return sorted((ns, name) for ns, items in self._listed.items() for name in items)
+        """Every (namespace, name) of the namespaces listed so far: the namespaces in
+        lookup order, the names of each sorted."""
+        return [(ns, name) for ns, items in self._listed.items() for name in sorted(items)]
 
     def _objects(self, namespace: str) -> dict[str, Mapping[str, Any]]:
         if namespace not in self._listed:
