@@ -183,3 +183,16 @@ def test_render_piped_to_kubectl_apply_server_side(kube_server: KubeServer,
     again = apply(kube_server, kube_namespace, *EXAMPLES)
     assert again.exit_code == 0, again.output
     assert len(lines(again)) == count
+
+
+def test_a_training_runtime_goes_in_before_the_train_job_naming_it(
+        kube_server: KubeServer, kube_namespace: str) -> None:
+    trainer = (f"{REPO / 'examples' / 'pytorch_tasks.py'}:train_vit", "--platform",
+               str(REPO / "examples" / "platform-trainer.yaml"))
+    result = apply(kube_server, kube_namespace, *trainer)
+    assert result.exit_code == 0, result.output
+    assert lines(result) == ["trainingruntime.trainer.kubeflow.org/train-vit created",
+                             "trainjob.trainer.kubeflow.org/train-vit created"]
+    job = live(kube_server, f"/apis/trainer.kubeflow.org/v1alpha1/namespaces/{kube_namespace}"
+               "/trainjobs/train-vit")
+    assert job is not None and job["spec"]["runtimeRef"]["name"] == "train-vit"
