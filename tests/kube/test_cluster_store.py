@@ -24,6 +24,7 @@ from podtemplate.testing import rendered_documents
 from podtemplate.testing.kube import KubeServer
 
 REPO = Path(__file__).resolve().parents[2]
+DEFAULT_IMAGE = "ghcr.io/acme/python:3.11"  # examples/platform.yaml defaultImage
 
 
 def put_template(server: KubeServer, namespace: str, name: str, spec: dict[str, Any],
@@ -44,8 +45,11 @@ def put_object(server: KubeServer, namespace: str, document: dict[str, Any]) -> 
 
 
 def node_pool(pool: str) -> dict[str, Any]:
+    # The API server wants an image in every container of a PodTemplate (Flyte's docs put
+    # a placeholder there); the task's own image replaces it.
     return {"nodeSelector": {"pool": pool},
-            "containers": [{"name": "primary", "env": [{"name": "POOL", "value": pool}]}]}
+            "containers": [{"name": "primary", "image": "placeholder:1",
+                            "env": [{"name": "POOL", "value": pool}]}]}
 
 
 def platform_for(server: KubeServer, namespace: str, fallback: str,
@@ -100,7 +104,7 @@ def test_a_missing_template_lists_those_that_exist(
     with pytest.raises(TemplateNotFoundError) as raised:
         render_all([on_nothing], context)
     assert str(raised.value) == (
-        f"task 'on_nothing', pod_template_name: pod template 'nope' not found in namespaces "
+        f"task 'on_nothing', role 'pod', pod_template_name: pod template 'nope' not found in namespaces "
         f"{kube_namespace}, {fallback_namespace}; templates that exist: {kube_namespace}/gpu, "
         f"{fallback_namespace}/cpu (fix: correct pod_template_name, or create it in one of "
         "those namespaces (kubectl apply -f a kind: PodTemplate file, as for Flyte))")
@@ -116,7 +120,7 @@ def test_a_user_rbac_forbids_listing_gets_one_line_with_the_fix(
         render_all([on_gpu], make_context(platform=platform))
     message = str(raised.value)
     assert "\n" not in message
-    assert message.startswith(f"task 'on_gpu': permission denied (403) to list PodTemplates "
+    assert message.startswith(f"task 'on_gpu', role 'pod': permission denied (403) to list PodTemplates "
                               f"in namespace {kube_namespace} (")
     assert '"no-templates" cannot list resource "podtemplates"' in message
     assert f"--resource=podtemplates -n {kube_namespace}" in message
@@ -164,6 +168,13 @@ def test_the_examples_render_the_same_from_the_cluster_as_from_their_folder(
         text = path.read_text().replace("namespace: ml-team", f"namespace: {kube_namespace}")
         path.write_text(text)
         for document in yaml.safe_load_all(text):
+            # The server wants a container, with an image, in every PodTemplate (Flyte's
+            # docs say so too); the platform's defaultImage is what the tasks' primary
+            # containers get anyway.
+            spec = document["template"]["spec"]
+            spec.setdefault("containers", [{"name": "primary"}])
+            for container in spec.get("containers", []) + spec.get("initContainers", []):
+                container.setdefault("image", DEFAULT_IMAGE)
             put_object(kube_server, document["metadata"].get("namespace", fallback_namespace),
                        document)
     examples = str(REPO / "examples")
@@ -186,4 +197,43 @@ def test_the_examples_render_the_same_from_the_cluster_as_from_their_folder(
     assert from_cluster.exit_code == 0, from_cluster.stderr
     folder_docs = rendered_documents(from_folder.stdout)
     assert len(folder_docs) > 10
-    assert rendered_documents(from_cluster.stdout) == folder_docs
+    for ours, theirs in zip(rendered_documents(from_cluster.stdout), folder_docs, strict=True):
+        assert ours == theirs, difference(ours, theirs)
+
+
+def difference(ours: Any, theirs: Any, path: str = "") -> str:
+    """The first path where two documents differ, and both values there."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        for key in sorted(set(ours) | set(theirs)):
+            if ours.get(key) != theirs.get(key):
+                return difference(ours.get(key), theirs.get(key), f"{path}.{key}")
+    if isinstance(ours, list) and isinstance(theirs, list) and len(ours) == len(theirs):
+        for index, (one, other) in enumerate(zip(ours, theirs, strict=True)):
+            if one != other:
+                return difference(one, other, f"{path}[{index}]")
+    return f"{path}: {ours!r} (cluster) != {theirs!r} (folder)"
+
+
+def test_what_the_server_defaults_in_a_stored_template_is_left_to_it(
+        kube_server: KubeServer, kube_namespace: str, fallback_namespace: str) -> None:
+    written = {
+        "containers": [
+            {"name": "primary", "image": "placeholder:1", "ports": [{"containerPort": 80}],
+             "env": [{"name": "N", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}],
+             "readinessProbe": {"httpGet": {"port": 80, "path": "/"}},
+             "volumeMounts": [{"name": "c", "mountPath": "/c"}]},
+            {"name": "side", "image": "busybox", "imagePullPolicy": "IfNotPresent"}],
+        "volumes": [{"name": "c", "configMap": {"name": "cm"}},
+                    {"name": "s", "secret": {"secretName": "s", "defaultMode": 256}},
+                    {"name": "h", "hostPath": {"path": "/x"}}],
+        "terminationGracePeriodSeconds": 5}
+    stored = put_template(kube_server, kube_namespace, "web", written)
+    assert stored["template"]["spec"]["restartPolicy"] == "Always"  # the server's default
+    context = make_context(platform=platform_for(kube_server, kube_namespace,
+                                                 fallback_namespace))
+    found = context.store.get(kube_namespace, "web") if context.store else None
+    assert found is not None
+    expected = {**written, "containers": [
+        {k: v for k, v in written["containers"][0].items() if k != "image"},
+        written["containers"][1]]}
+    assert found.pod_spec == expected

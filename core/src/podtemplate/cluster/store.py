@@ -23,6 +23,7 @@ from ..files.store import object_source
 from ..hookspecs import hookimpl
 from ..model.templates import PodTemplate
 from .connect import request, status_error
+from .defaults import without_server_defaults
 from .session import open_cluster
 
 if TYPE_CHECKING:
@@ -99,12 +100,17 @@ def _forbidden(namespace: str, body: Any) -> ClusterError:
 
 
 def _template(namespace: str, name: str, item: Mapping[str, Any]) -> PodTemplate:
-    """The object's ``.template`` as a PodTemplate whose source names the object."""
+    """The object's ``.template`` as a PodTemplate whose source names the object, without
+    what the server defaulted (cluster/defaults.py)."""
     metadata = item.get("metadata") or {}
     source = object_source(namespace, name, str(metadata.get("resourceVersion") or "?"))
+    body = item.get("template") or {}
+    pod_metadata = {k: v for k, v in (body.get("metadata") or {}).items()
+                    if k in ("labels", "annotations")}
     document = {"apiVersion": "v1", "kind": "PodTemplate",
                 "metadata": {"name": name, "namespace": namespace},
-                "template": item.get("template") or {}}
+                "template": {"metadata": pod_metadata,
+                             "spec": without_server_defaults(body.get("spec") or {})}}
     try:
         return PodTemplate.from_manifest(document, source=source)
     except PodTemplateError as error:
