@@ -138,8 +138,10 @@ def refusal(answer: Answer) -> str:
     if verdict.status == 409 and reason == "Conflict":
         fix = ("rerun with --force-conflicts to take these fields from their manager, or "
                "leave them to it (drop them from the task's templates)")
-    elif verdict.status == 403:
+    elif verdict.status == 403 and " cannot " in verdict.message:  # RBAC's own wording
         fix = "ask a cluster admin for an RBAC role that allows patch on this resource"
+    elif verdict.status == 403:  # admission: a ServiceAccount, PriorityClass... missing
+        fix = "create what the server names, or correct the field that names it"
     else:
         fix = "correct the field where it is set (podtemplate explain --field shows where)"
     return f"{said} [{reason}] (fix: {fix})"
