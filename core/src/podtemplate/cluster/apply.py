@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .connect import Answer, request, status_error
-from .dryrun import FIELD_MANAGER, _verdict, resource_path
+from .dryrun import FIELD_MANAGER, _unauthorized, _verdict, resource_path
 
 __all__ = ["KIND_ORDER", "Outcome", "apply_manifests", "apply_order", "object_ref"]
 
@@ -104,7 +104,7 @@ def _apply_one(api_client: Any, manifest: Mapping[str, Any], namespace: str, *,
     if answer.status == 401:
         raise status_error(answer, f"apply {ref}")
     if not answer.ok:
-        return Outcome(ref, space, "refused", refusal(answer))
+        return Outcome(ref, space, "refused", refusal(answer, manifest))
     if live is None:
         return Outcome(ref, space, "created")
     same = _compared(live) == _compared(answer.body)
@@ -124,10 +124,10 @@ def _compared(body: Any) -> Any:
     return data
 
 
-def refusal(answer: Answer) -> str:
+def refusal(answer: Answer, manifest: Mapping[str, Any]) -> str:
     """One line for a refused apply: each field path and the server's reason, and the
     fix."""
-    verdict = _verdict(answer)
+    verdict = _verdict(answer, manifest)
     parts = []
     for cause in verdict.causes:
         field = cause.field.lstrip(".")
@@ -138,7 +138,7 @@ def refusal(answer: Answer) -> str:
     if verdict.status == 409 and reason == "Conflict":
         fix = ("rerun with --force-conflicts to take these fields from their manager, or "
                "leave them to it (drop them from the task's templates)")
-    elif verdict.status == 403 and " cannot " in verdict.message:  # RBAC's own wording
+    elif verdict.status == 403 and _unauthorized(answer):
         fix = "ask a cluster admin for an RBAC role that allows patch on this resource"
     elif verdict.status == 403:  # admission: a ServiceAccount, PriorityClass... missing
         fix = "create what the server names, or correct the field that names it"

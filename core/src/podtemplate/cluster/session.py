@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ClusterError
-from .connect import connect, context_namespace, kubeconfig_path, request, status_error
+from .connect import (
+    _config_module,
+    connect,
+    context_namespace,
+    kubeconfig_path,
+    request,
+    status_error,
+)
 
 __all__ = ["IN_CLUSTER_NAMESPACE", "default_namespace", "in_pod", "open_cluster"]
 
@@ -36,12 +43,11 @@ def open_cluster(kubeconfig: str | os.PathLike[str] | None = None,
     if not _use_in_cluster(kubeconfig, context):
         return connect(kubeconfig, context)
     from kubernetes import client as k8s
-    from kubernetes import config as k8s_config
     from kubernetes.config.config_exception import ConfigException
 
     configuration = k8s.Configuration()
     try:
-        k8s_config.load_incluster_config(client_configuration=configuration)
+        _config_module().load_incluster_config(client_configuration=configuration)
     except (ConfigException, OSError) as error:
         raise ClusterError(f"in-cluster configuration cannot be read: {error}",
                            fix="mount the pod's service account token "
