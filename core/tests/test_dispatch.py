@@ -129,8 +129,8 @@ def test_plugin_infos_name_each_plugins_own_task_types(
         plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
     manager = build_plugin_manager(plugins, load_entry_points=False)
     declared = {info.name: [t.name for t in info.task_types] for info in plugin_infos(manager)}
-    # the built-in folder store and policy checks declare no task type
-    assert sorted(declared.values()) == [[], [], [], ["alpha"], ["beta"]]
+    # the built-in folder and cluster stores and policy checks declare no task type
+    assert sorted(declared.values()) == [[], [], [], [], ["alpha"], ["beta"]]
 
 
 def test_a_wrong_config_fails_in_core_before_the_plugin_is_called(

@@ -1,6 +1,6 @@
 """flytesnacks "chaining entities", ported: another module of this folder with a ``t1``
-(other_steps.py has one too); each gets its module-qualified object name, the same every
-time, and keeps ``t1`` in its podtemplate.io/task-name annotation."""
+(other_steps.py has one too, renamed with ``name=`` so the two never collide); this one's
+objects are ``t1``, the same whatever else is rendered."""
 
 from podtemplate import task
 

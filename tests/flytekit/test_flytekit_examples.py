@@ -62,11 +62,13 @@ def test_flytekit_names_render_with_derived_object_names_and_keep_the_name() -> 
     assert manifest("ConfigMap/task-1-script")["data"]["script.sh"]
 
 
-def test_two_modules_defining_t1_get_module_qualified_names() -> None:
-    for key, module_tail in (("Pod/chain-steps-t1", "chain_steps"),
-                             ("Pod/other-steps-t1", "other_steps")):
+def test_two_modules_defining_t1_keep_apart_by_an_explicit_name() -> None:
+    # chain_steps.t1 keeps its own name; other_steps.t1 says name= (a collision is an
+    # error, never a rename).
+    for key, written, module_tail in (("Pod/t1", None, "chain_steps"),
+                                      ("Pod/other-steps-t1", "other_steps.t1", "other_steps")):
         pod = manifest(key)
-        assert pod["metadata"]["annotations"]["podtemplate.io/task-name"] == "t1"
+        assert pod["metadata"]["annotations"].get("podtemplate.io/task-name") == written
         assert pod["metadata"]["labels"]["podtemplate.io/task"] == key.removeprefix("Pod/")
         assert pod["spec"]["containers"][0]["args"][1].endswith(module_tail)
 

@@ -13,7 +13,7 @@ import podtemplate
 import pytest
 from podtemplate import InvalidNameError, Resources, TargetError, task
 from podtemplate.cli.targets import collect_tasks
-from podtemplate.model.naming import assign_object_names, derive_object_name, with_run_id
+from podtemplate.model.naming import check_object_names, derive_object_name, with_run_id
 from podtemplate.plugin import MigrationWarning
 from podtemplate.testing import render_cli, rendered_documents
 from podtemplate.testing.policy_kit import assert_valid_manifest
@@ -93,17 +93,32 @@ T1 = textwrap.dedent("""
 """)
 
 
-def test_two_modules_may_both_define_t1_and_get_module_qualified_names(
+def test_two_modules_defining_t1_are_an_error_naming_both_with_the_fix(
         tmp_path: Path) -> None:
     folder = _write(tmp_path / "pkg_names_a", {"__init__.py": "", "etl.py": T1, "ml.py": T1})
     tasks = collect_tasks([str(folder)])
     assert [(t.module, t.name) for t in tasks] == [("pkg_names_a.etl", "t1"),
                                                   ("pkg_names_a.ml", "t1")]
-    names = [m["metadata"]["name"] for m in _render(tasks)]
-    assert names == ["etl-t1", "ml-t1"]
-    # Deterministic: the same names in the other order, and alone each keeps plain t1.
-    assert [m["metadata"]["name"] for m in _render(tasks[::-1])] == ["ml-t1", "etl-t1"]
+    with pytest.raises(TargetError) as raised:
+        _render(tasks)
+    message = str(raised.value)
+    assert re.search(r"tasks 't1' \(\S*etl\.py:4\) and 't1' \(\S*ml\.py:4\) would both "
+                     r"name their objects 't1'", message), message
+    assert "name=" in message and "\n" not in message
+    # Alone, each keeps plain t1: the name never depends on what else is rendered.
     assert [m["metadata"]["name"] for m in _render(tasks[:1])] == ["t1"]
+    assert [m["metadata"]["name"] for m in _render(tasks[1:])] == ["t1"]
+
+
+def test_an_explicit_name_resolves_the_collision_and_never_moves(tmp_path: Path) -> None:
+    renamed = T1.replace('@task(image="python:3.11")', '@task(name="ml.t1", image="python:3.11")')
+    folder = _write(tmp_path / "pkg_names_e", {"__init__.py": "", "etl.py": T1,
+                                               "ml.py": renamed})
+    tasks = collect_tasks([str(folder)])
+    together = [m["metadata"]["name"] for m in _render(tasks)]
+    assert together == ["t1", "ml-t1"]
+    assert [m["metadata"]["name"] for m in _render(tasks[1:])] == ["ml-t1"]
+    assert [m["metadata"]["name"] for m in _render(tasks[::-1])] == ["ml-t1", "t1"]
 
 
 def test_a_folder_selector_takes_the_task_from_every_module_that_has_it(
@@ -119,28 +134,18 @@ def test_a_folder_selector_takes_the_task_from_every_module_that_has_it(
         collect_tasks([f"{folder}:nope"])
 
 
-def test_module_names_are_qualified_only_as_deep_as_needed() -> None:
-    first, second = (task(image="x:1")(_fn(module)) for module in ("a.jobs.t", "b.jobs.t"))
-    assert [t.object_name for t in assign_object_names([first, second])] == [
-        "a-jobs-t-t1", "b-jobs-t-t1"]
-
-
-def _fn(module: str) -> Any:
-    def t1() -> None: ...
-    t1.__module__ = module
-    return t1
-
-
-def test_names_colliding_only_once_derived_in_one_module_get_a_hash_each() -> None:
+def test_names_colliding_only_once_derived_are_an_error_not_a_hash() -> None:
     @task(name="calc_area", image="x:1")
     def first() -> None: ...
 
     @task(name="Calc.Area", image="x:1")
     def second() -> None: ...
 
-    renamed = [t.object_name for t in assign_object_names([first, second])]
-    assert len(set(renamed)) == 2 and all(n.startswith("calc-area-") for n in renamed)
-    assert renamed == [t.object_name for t in assign_object_names([first, second])]
+    assert first.object_name == second.object_name == "calc-area"
+    with pytest.raises(TargetError, match=r"tasks 'calc_area' \(\S+test_names\.py:\d+\) and "
+                       r"'Calc.Area' \(\S+:\d+\) would both name their objects 'calc-area'"):
+        _render([first, second])
+    check_object_names([first, first])  # the same task given twice is one task
 
 
 def test_one_module_defining_one_name_twice_is_an_error(tmp_path: Path) -> None:

@@ -116,6 +116,7 @@ def build_plugin_manager(extra_plugins: Iterable[object] = (), *,
     """Build a manager with the hook spec, the built-in plugins, every plugin installed
     under the ``podtemplate`` entry-point group and ``extra_plugins`` (tests use these).
     Hook implementations that match no spec fail here, not at call time."""
+    from .cluster import store as cluster_store
     from .files import builtin_store
     from .policy import builtin as builtin_policy
     from .policy.engine import BUILTIN_POLICY_PLUGIN
@@ -123,6 +124,7 @@ def build_plugin_manager(extra_plugins: Iterable[object] = (), *,
     manager = pluggy.PluginManager(hookspecs.PROJECT)
     manager.add_hookspecs(hookspecs)
     manager.register(builtin_store, name="builtin-folder-store")
+    manager.register(cluster_store, name="builtin-cluster-store")
     manager.register(builtin_policy, name=BUILTIN_POLICY_PLUGIN)
     if load_entry_points:
         manager.load_setuptools_entrypoints(ENTRY_POINT_GROUP)

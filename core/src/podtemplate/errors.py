@@ -32,6 +32,7 @@ __all__ = [
     "brief",
     "did_you_mean",
     "PolicyViolationError",
+    "ClusterError",
 ]
 
 
@@ -216,6 +217,12 @@ class ManifestValidationError(PodTemplateError):
 
 class OutputError(PodTemplateError):
     """The output folder or a file in it cannot be written (nothing was written)."""
+
+
+class ClusterError(PodTemplateError):
+    """A cluster cannot be reached or refused a request: no kubeconfig, an unknown
+    context, a server that does not answer, credentials it refuses (401) or a permission
+    RBAC does not give (403)."""
 
 
 class InternalError(PodTemplateError):

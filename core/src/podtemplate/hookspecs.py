@@ -82,7 +82,8 @@ def podtemplate_make_template_store(context: RenderContext) -> TemplateStore | N
 
     Called at most once per render, the first time a template is needed. Returns a
     :class:`~podtemplate.files.store.TemplateStore`, or None to let the next plugin answer (the
-    built-in folder store answers when ``context.platform.templates`` is set). Must not
+    built-in folder store answers when ``context.platform.templates`` is a folder, the
+    built-in cluster store when it is ``cluster``). Must not
     mutate ``context``.
     """
     raise NotImplementedError

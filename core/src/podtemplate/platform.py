@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -26,9 +26,11 @@ from .model.podspec import validate_pod_spec
 from .model.templates import check_extended_resource_name
 from .policy.model import Policy
 
-__all__ = ["Platform", "DefaultResources", "load_platform"]
+__all__ = ["CLUSTER", "Platform", "DefaultResources", "load_platform"]
 
 T = TypeVar("T")
+# ``templates: cluster``: v1 PodTemplate objects read from the cluster, as Flyte does.
+CLUSTER = "cluster"
 
 
 class DefaultResources(BaseModel):
@@ -58,7 +60,12 @@ class Platform(CompiledModel):
             raise _config_error(error, None) from None
 
     namespace: str | None = None
-    templates: Path | None = None
+    templates: Literal["cluster"] | Path | None = None
+    # The cluster of ``templates: cluster`` (and the default of ``apply``): a kubeconfig
+    # (relative to platform.yaml) and one of its contexts; neither given: $KUBECONFIG,
+    # ~/.kube/config, else the pod's own service account when run inside a pod.
+    kubeconfig: Path | None = None
+    context: str | None = None
     fallback_namespace: str | None = Field(default=None, alias="fallbackNamespace")
     default_template: str | None = Field(default=None, alias="defaultTemplate")
     gpu_resource_name: str = Field(default="nvidia.com/gpu", alias="gpuResourceName")
@@ -140,6 +147,16 @@ class Platform(CompiledModel):
         return value
 
     @property
+    def cluster_templates(self) -> bool:
+        """Whether templates are read from the cluster (``templates: cluster``)."""
+        return self.templates == CLUSTER
+
+    @property
+    def template_folder(self) -> Path | None:
+        """The template folder (``templates: DIR``), or None."""
+        return self.templates if isinstance(self.templates, Path) else None
+
+    @property
     def lookup_namespaces(self) -> list[str]:
         """Namespaces searched for a template, in order (task namespace, then fallback)."""
         first = self.namespace or self.fallback_namespace or "default"
@@ -164,8 +181,11 @@ def load_platform(path: str | Path | None = None, **overrides: Any) -> Platform:
             raise PlatformConfigError("platform.yaml must hold one mapping", file=source,
                                       fix="write one YAML mapping of platform settings")
         data = dict(documents[0]) if documents else {}
-        if data.get("templates"):
-            data["templates"] = Path(path).parent / str(data["templates"])
+        base = Path(path).parent
+        if data.get("templates") and data["templates"] != CLUSTER:
+            data["templates"] = base / str(data["templates"])
+        if data.get("kubeconfig"):
+            data["kubeconfig"] = base / Path(str(data["kubeconfig"])).expanduser()
     aliases = {name: (f.alias or name) for name, f in Platform.model_fields.items()}
     for key, value in overrides.items():
         if value is not None:

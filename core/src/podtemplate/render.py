@@ -27,7 +27,7 @@ from .errors import (
 )
 from .guard import guarded
 from .inputs import check_inputs_known
-from .model.naming import assign_object_names, check_final_names, check_run_id
+from .model.naming import check_final_names, check_object_names, check_run_id
 from .model.podspec import API_RULES_MEMO, check_final_pods
 from .model.roles import RoleSpec
 from .model.task import Task
@@ -125,11 +125,12 @@ def collector_paused() -> Iterator[None]:
 
 def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[str, Any]]:
     """Manifests of each task in turn, produced as they are rendered (for streaming);
-    read only, like :func:`render`'s. Tasks whose object names collide get unique ones
+    read only, like :func:`render`'s. Tasks whose object names collide are refused
     first (model/naming.py). The collector is paused while each task renders (see
     :func:`collector_paused`), not
     while the caller holds a task's manifests."""
-    tasks = assign_object_names(list(tasks))
+    tasks = list(tasks)
+    check_object_names(tasks)
     check_final_names(tasks, context.run_id)
     check_inputs_known(tasks, context.inputs)
     violations: list[Violation] = []

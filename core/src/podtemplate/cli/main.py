@@ -24,6 +24,7 @@ __all__ = ["main"]
 # Commands kept in their own modules, imported only when that command runs or --help
 # lists them: `podtemplate render` does not load what `coverage` needs.
 _COMMANDS = {
+    "apply": (".apply", "apply_command"),
     "explain": (".explain", "explain_command"),
     "coverage": (".info", "coverage_command"),
     "plugins": (".info", "plugins_command"),

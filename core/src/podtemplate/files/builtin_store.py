@@ -15,9 +15,10 @@ if TYPE_CHECKING:
 @hookimpl(trylast=True)
 def podtemplate_make_template_store(context: RenderContext) -> TemplateStore | None:
     platform = context.platform
-    if platform.templates is None:
+    folder = platform.template_folder
+    if folder is None:  # no templates, or the cluster's (podtemplate.cluster.store)
         return None
-    store = FolderTemplateStore(platform.templates, platform.home_namespace)
+    store = FolderTemplateStore(folder, platform.home_namespace)
     for path in store.skipped:
         context.warn(f"{path}: skipped in the template folder (only .yaml and .yml files "
                      "are read)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -11,7 +12,8 @@ from ..model.template_file import template_parts
 from ..model.templates import PodTemplate
 from .yamlio import load_path
 
-__all__ = ["TemplateStore", "FolderTemplateStore", "find_template"]
+__all__ = ["TemplateStore", "FolderTemplateStore", "find_template", "is_object_source",
+           "object_source"]
 
 
 class TemplateStore(Protocol):
@@ -20,6 +22,21 @@ class TemplateStore(Protocol):
 
     def names(self) -> list[tuple[str, str]]:
         """Every (namespace, name) the store holds, sorted."""
+
+
+# A template read from a cluster names its object, not a file (explain shows it as is).
+_OBJECT_SOURCE = re.compile(r"^[a-z0-9.-]+/[a-z0-9.-]+ \(resourceVersion [^)]*\)$")
+
+
+def object_source(namespace: str, name: str, resource_version: str) -> str:
+    """The ``source`` of a template read from a cluster: ``namespace/name
+    (resourceVersion N)``, shown by ``explain`` where a file template shows file:line."""
+    return f"{namespace}/{name} (resourceVersion {resource_version})"
+
+
+def is_object_source(source: str) -> bool:
+    """Whether ``source`` names a cluster object (:func:`object_source`), not a file."""
+    return _OBJECT_SOURCE.fullmatch(source) is not None
 
 
 class FolderTemplateStore:
@@ -102,10 +119,12 @@ def find_template(store: TemplateStore | None, name: str, namespaces: Sequence[s
     if not required:
         return None
     existing = ", ".join(f"{ns}/{n}" for ns, n in store.names()) if store else ""
+    # A store may say how to add a template to it (the cluster's: kubectl apply).
+    where = getattr(store, "add_hint", None) or \
+        "add the template to the template folder (--templates / platform.yaml templates)"
     raise TemplateNotFoundError(
         f"pod template {name!r} not found in namespaces {', '.join(namespaces)}; "
         f"templates that exist: {existing or 'none'}",
-        fix="correct pod_template_name, or add the template to the template folder "
-        "(--templates / platform.yaml templates)",
+        fix=f"correct pod_template_name, or {where}",
         field="pod_template_name",
     )

@@ -10,18 +10,19 @@ The Kubernetes objects of a task are named by one rule, :func:`derive_object_nam
    ends with ``-`` and six hex digits of the SHA-256 of the task name as written, so
    two long names differing only at the end stay apart, render after render.
 
-A render then makes the names of the tasks it renders unique (:func:`assign_object_names`):
-tasks whose derived names collide are qualified by the shortest tail of their module path
-that tells them apart (``shell.t1`` → ``shell-t1``), or by a hash of the task name when
-they share a module. With a run id every object name ends with ``-<run id>``.
+A task's object name depends only on the task itself (its name: the function's, or an
+explicit ``name=``) and the platform (its task type's limit, the run id); never on what
+else is rendered with it, so re-applying after adding a module changes no name. The
+module is not part of it: how a file is imported (``etl`` or ``jobs.etl``) depends on the
+command line, and a name must not. Two tasks of one render that would get the same name
+are an error naming both (:func:`check_object_names`), never a silent rename. With a run
+id every object name ends with ``-<run id>``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import re
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -32,7 +33,7 @@ from .templates import ConfigModel
 if TYPE_CHECKING:
     from .task import Task
 
-__all__ = ["MAX_OBJECT_NAME", "MAX_RUN_ID", "assign_object_names", "check_final_names",
+__all__ = ["MAX_OBJECT_NAME", "MAX_RUN_ID", "check_final_names", "check_object_names",
            "check_run_id", "object_name_limit",
            "check_task_name", "derive_object_name", "name_digest", "with_run_id"]
 
@@ -100,35 +101,32 @@ def with_run_id(name: str, run_id: str | None, limit: int = MAX_OBJECT_NAME) -> 
     return f"{head}-{run_id}"
 
 
-def assign_object_names(tasks: Sequence[Task]) -> list[Task]:
-    """The tasks with object names unique among them (the module docstring): a task whose
-    derived name no other task shares keeps it. Two tasks with one module and one name
-    are an error: they are the same task defined twice."""
-    groups: dict[str, list[Task]] = defaultdict(list)
-    for task in {id(task): task for task in tasks}.values():  # a task given twice is one
-        groups[task.object_name].append(task)
-    renamed: dict[int, str] = {}
-    for base, group in groups.items():
-        if len(group) > 1:
-            renamed.update(_qualified(base, group))
-    out = [dataclasses.replace(task, object_name=renamed[id(task)]) if id(task) in renamed
-           else task for task in tasks]
+def check_object_names(tasks: Sequence[Task]) -> None:
+    """Refuse two tasks that would name their objects alike (the module docstring). The
+    same task given twice is one task."""
     seen: dict[str, Task] = {}
-    for task, given in zip(out, tasks, strict=True):
-        other = seen.setdefault(task.object_name, given)
-        if other is not given:
+    for task in tasks:
+        other = seen.setdefault(task.object_name, task)
+        if other is not task:
             raise TargetError(
-                f"tasks {other.name!r} and {task.name!r} would both name their objects "
-                f"{task.object_name!r}", task=task.name,
-                fix="give one of them another name=")
-    return out
+                f"tasks {_described(other)} and {_described(task)} would both name their "
+                f"objects {task.object_name!r}", task=task.name,
+                fix="give one of them its own name= (e.g. @task(name=...) or "
+                "ContainerTask(name=...)); object names never change with what else is "
+                "rendered")
+
+
+def _described(task: Task) -> str:
+    site = task.defined_at
+    where = f"{site.file}:{site.line}" if site is not None and site.line else \
+        (task.module or "?")
+    return f"{task.name!r} ({where})"
 
 
 def check_final_names(tasks: Sequence[Task], run_id: str | None) -> None:
     """The operator's name rule (``task_config.check_task_name``) on the names a run id
-    gives. A task's ``object_name`` was checked when the task was made (a module-qualified
-    one too: :func:`assign_object_names` makes a new task), so only the run id's suffix
-    is left to judge."""
+    gives. A task's ``object_name`` was checked when the task was made, so only the run
+    id's suffix is left to judge."""
     if not run_id:
         return
     for task in tasks:
@@ -138,40 +136,3 @@ def check_final_names(tasks: Sequence[Task], run_id: str | None) -> None:
                 task.task_config.check_task_name(final)
             except PodTemplateError as error:
                 raise error.located(task=task.name) from None
-
-
-def _qualified(base: str, group: list[Task]) -> dict[int, str]:
-    identities = [(task.module or "", task.name) for task in group]
-    if len(set(identities)) < len(identities):
-        module, name = next(i for i in identities if identities.count(i) > 1)
-        raise TargetError(f"two tasks named {name!r} in module {module or '?'}",
-                          task=name, fix="give one of them another name=")
-    modules = {task.module or "" for task in group}
-    if len(modules) == len(group):
-        depth = _distinguishing_depth(sorted(modules))
-        return {id(task): derive_object_name(f"{_tail(task.module or '', depth)}.{task.name}",
-                                             object_name_limit(task.task_config))
-                for task in group}
-    # Same module (or names colliding only once derived): the name's own hash separates.
-    return {id(task): _hashed(base, f"{task.module}:{task.name}",
-                              object_name_limit(task.task_config)) for task in group}
-
-
-def _hashed(base: str, identity: str, limit: int) -> str:
-    digest = name_digest(identity)
-    if len(base) + len(digest) + 1 > limit:
-        return _truncate(base, limit, digest)
-    return f"{base}-{digest}"
-
-
-def _tail(module: str, depth: int) -> str:
-    return ".".join(module.split(".")[-depth:])
-
-
-def _distinguishing_depth(modules: list[str]) -> int:
-    """The fewest trailing parts of the module paths that are all different."""
-    deepest = max(len(module.split(".")) for module in modules)
-    for depth in range(1, deepest + 1):
-        if len({_tail(module, depth) for module in modules}) == len(modules):
-            return depth
-    return deepest

@@ -64,8 +64,8 @@ class Task:
     shared_memory: bool | str | None = None
     module: str | None = None
     attribute: str | None = None
-    # The name of the task's objects, derived from ``name`` (model/naming.py); a render
-    # may qualify it to keep the objects of its tasks apart.
+    # The name of the task's objects, derived from ``name`` alone (model/naming.py): what
+    # else a render holds never changes it.
     object_name: str = ""
     # Where the user defined the task (``@task(...)``, ``ContainerTask(...)``), for
     # ``explain``; not part of what the task is.

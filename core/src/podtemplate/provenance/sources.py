@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PodTemplateError
+from ..files.store import is_object_source
 from ..files.yaml_lines import Marks, load_marked_path
 from ..manifest import TASK_NAME_ANNOTATION
 from ..model.roles import RoleSpec, covers
@@ -308,6 +309,9 @@ class Sources:
         return None
 
     def _template(self, template: PodTemplate, layer: Layer) -> _Written:
+        if template.source is not None and is_object_source(template.source):
+            # read from a cluster: the object (namespace/name, resourceVersion) is the source
+            return _Written(layer.fragment, None, template.source, None)
         if template.source is not None:
             for data, marks in self._documents(template.source):
                 written = _template_document(data, marks, template, template.source)
