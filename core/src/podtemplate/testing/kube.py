@@ -11,7 +11,7 @@ installed and Established.
 * ``kube_namespace`` (function): a fresh namespace with a ``default`` ServiceAccount.
 
 When the binaries are missing the fixture builds them first (:mod:`.kube_build`; a cold
-build takes 10-20 minutes on 2 cores and says so on stderr), or fails with the fix: it
+build takes 10-40 minutes on 2 cores and says so on stderr), or fails with the fix: it
 never skips.
 """
 
@@ -365,7 +365,7 @@ def _ensure_binaries(config: pytest.Config) -> None:
         return
     capture = config.pluginmanager.getplugin("capturemanager")
     sys.stderr.write("\nkube_server: building kube-apiserver, kubectl and etcd once "
-                     "(a cold build takes 10-20 minutes on 2 cores)\n")
+                     "(a cold build takes 10-40 minutes on 2 cores)\n")
     try:
         if capture is not None:
             with capture.global_and_fixture_disabled():
