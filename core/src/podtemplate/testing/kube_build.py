@@ -4,7 +4,8 @@ a cache outside the repository, keyed by the Kubernetes version.
 
 ``scripts/kube build`` and the ``kube_server`` fixture call :func:`build`; a warm Go build
 cache makes it a link (about a minute), a cold one compiles ~2,200 packages (40 min
-measured on a busy 2-core machine). Moving the pinned version: see the README (the pod schema moves with it).
+measured on a busy 2-core machine). Moving the pinned version: see the README (the pod
+schema moves with it).
 """
 
 from __future__ import annotations
