@@ -139,3 +139,15 @@ def test_dry_run_returns_the_defaulted_object_and_writes_nothing(
     assert verdict.object is not None
     assert verdict.object["spec"]["restartPolicy"] == "Always"  # defaulted by the server
     assert kube_server.request("GET", f"/api/v1/namespaces/{kube_namespace}/pods")["items"] == []
+
+
+def test_the_servers_warnings_go_to_stderr_and_do_not_fail(
+        kube_server: KubeServer, kube_namespace: str, tmp_path: Path) -> None:
+    pod = json.loads(json.dumps(GOOD_POD))
+    pod["spec"]["nodeSelector"] = {"beta.kubernetes.io/arch": "amd64"}  # deprecated label
+    file = write(tmp_path / "old.yaml", kube_namespace, pod)
+    result = validate(kube_server.kubeconfig, str(file))
+    assert result.exit_code == 0, result.output
+    warnings = [line for line in result.stderr.splitlines() if ": warning: " in line]
+    assert len(warnings) == 1
+    assert warnings[0].startswith(f"{file}#1 (Pod good): warning: spec.nodeSelector[beta.kubernetes.io/arch]: deprecated")

@@ -76,7 +76,8 @@ def _validate(files: tuple[str, ...], platform_file: str | None, server: bool = 
             count += 1
             read.append((f"{name}#{number}", document))
             if api_client is not None:
-                problems += server_problems(document, f"{name}#{number}", api_client, namespace)
+                problems += server_problems(document, f"{name}#{number}", api_client,
+                                            namespace, lambda line: click.echo(line, err=True))
             else:
                 problems += validate_document(document, f"{name}#{number}", index,
                                               api_pod_check)

@@ -3,7 +3,7 @@ dry-run server-side apply of each document), in offline validate's format."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..cluster import dry_run
@@ -12,10 +12,11 @@ from ..schemas.documents import NOT_CHECKED, DocumentProblem
 __all__ = ["server_problems"]
 
 
-def server_problems(document: Any, where: str, api_client: Any,
-                    namespace: str) -> list[DocumentProblem]:
+def server_problems(document: Any, where: str, api_client: Any, namespace: str,
+                    warn: Callable[[str], None]) -> list[DocumentProblem]:
     """Every problem the server finds in one parsed document (each item of a ``v1 List``
-    on its own); a kind the server does not serve is *not checked*."""
+    on its own); a kind the server does not serve is *not checked*. The server's warnings
+    (a deprecated label, say) go to ``warn``, one line each."""
     if not isinstance(document, Mapping):
         return [DocumentProblem(where, "", "", "document", f"a {type(document).__name__}, not "
                                 "a Kubernetes object (a mapping with apiVersion and kind)")]
@@ -32,8 +33,10 @@ def server_problems(document: Any, where: str, api_client: Any,
     if api_version == "v1" and kind == "List":
         return [problem for number, item in enumerate(document.get("items") or ())
                 for problem in server_problems(item, f"{where}.items[{number}]", api_client,
-                                               namespace)]
+                                               namespace, warn)]
     verdict = dry_run(api_client, document, namespace=namespace)
+    for text in verdict.warnings:
+        warn(f"{where} ({what}): warning: {text}")
     if verdict.accepted:
         return []
     if verdict.status == 404 and verdict.reason == "NotFound" and verdict.causes[0].field == "kind":

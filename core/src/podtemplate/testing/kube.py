@@ -11,7 +11,7 @@ installed and Established.
 * ``kube_namespace`` (function): a fresh namespace with a ``default`` ServiceAccount.
 
 When the binaries are missing the fixture builds them first (:mod:`.kube_build`; a cold
-build takes 10-20 minutes on 2 cores and says so on stderr), or fails with the fix: it
+build takes 10-40 minutes on 2 cores and says so on stderr), or fails with the fix: it
 never skips.
 """
 
@@ -183,8 +183,10 @@ def start(directory: Path, *, tied: bool = False) -> KubeServer:
                              "(fix: run `scripts/kube build`)")
     directory = directory.resolve()
     if (directory / _STATE).exists():
-        raise KubeStartError(f"{directory} already holds a server "
-                             f"(fix: `scripts/kube stop {directory}` first)")
+        if any(_ours(pid, directory) for pid in load(directory).pids):
+            raise KubeStartError(f"{directory} already holds a running server "
+                                 f"(fix: `scripts/kube stop {directory}` first)")
+        (directory / _STATE).unlink()  # left by a server that died
     (directory / "certs").mkdir(parents=True, exist_ok=True)
     write_signing_key(directory / "sa.key", directory / "sa.pub")
     write_client_ca(directory)
@@ -346,10 +348,11 @@ def _message(error: urllib.error.HTTPError) -> str:
 
 
 def _established(server: KubeServer, crd: str, paths: list[str]) -> bool:
-    conditions = (server.request("GET", crd).get("status") or {}).get("conditions") or []
-    if not any(c["type"] == "Established" and c["status"] == "True" for c in conditions):
-        return False
+    """Whether the CRD is Established and each of its versions answers a list."""
     try:
+        conditions = (server.request("GET", crd).get("status") or {}).get("conditions") or []
+        if not any(c["type"] == "Established" and c["status"] == "True" for c in conditions):
+            return False
         for path in paths:
             server.request("GET", f"{path}?limit=1")
     except urllib.error.HTTPError:
@@ -365,7 +368,7 @@ def _ensure_binaries(config: pytest.Config) -> None:
         return
     capture = config.pluginmanager.getplugin("capturemanager")
     sys.stderr.write("\nkube_server: building kube-apiserver, kubectl and etcd once "
-                     "(a cold build takes 10-20 minutes on 2 cores)\n")
+                     "(a cold build takes 10-40 minutes on 2 cores)\n")
     try:
         if capture is not None:
             with capture.global_and_fixture_disabled():

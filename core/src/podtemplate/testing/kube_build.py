@@ -3,8 +3,9 @@ machine from the Go modules the repository pins (``tools/kube`` and ``tools/etcd
 a cache outside the repository, keyed by the Kubernetes version.
 
 ``scripts/kube build`` and the ``kube_server`` fixture call :func:`build`; a warm Go build
-cache makes it a link of a few seconds, a cold one compiles ~2,000 packages (10-20 min on
-2 cores). Moving the pinned version: see the README (the pod schema moves with it).
+cache makes it a link (about a minute), a cold one compiles ~2,200 packages (40 min
+measured on a busy 2-core machine). Moving the pinned version: see the README (the pod
+schema moves with it).
 """
 
 from __future__ import annotations
