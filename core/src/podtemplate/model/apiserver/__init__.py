@@ -33,12 +33,13 @@ _POD_TOP = frozenset({"apiVersion", "kind", "metadata", "spec", "status"})
 
 def _run(template: Mapping[str, Any], *, final: bool, keys: bool, named: bool = False,
          base: str = "", local: bool = True) -> list[ApiProblem]:
-    problems = Problems(final=final, local=local)
+    problems = Problems(final=final, local=local, pod=named)
     if keys:
         check_keys(problems, template, base)
     prefix = f"{base}." if base else ""
-    check_metadata(problems, f"{prefix}metadata", template.get("metadata"), named=named)
     spec = template.get("spec")
+    check_metadata(problems, f"{prefix}metadata", template.get("metadata"), named=named,
+                   spec=spec if isinstance(spec, dict) and final else None)
     if isinstance(spec, dict):
         check_spec(problems, spec, f"{prefix}spec")
     elif final:

@@ -27,7 +27,6 @@ from ._facts import (
     enum_rule,
     env_name_ok,
     int_in,
-    ip_ok,
     port_name_ok,
 )
 from ._handlers import PORT_NUMBER, check_lifecycle, check_probe
@@ -52,8 +51,6 @@ PROTOCOL = enum_rule("port protocol", PROTOCOLS, "validateContainerPorts")
 PORT_NAME = Rule("a port name is an IANA service name (at most 15 lowercase letters, digits "
                  "and '-', with a letter), unique in its container (k8s validateContainerPorts)",
                  "use a short lowercase name such as http or metrics, once per container")
-HOST_IP = Rule("a port's hostIP is an IP address (k8s validateContainerPorts)",
-               "give an IPv4 or IPv6 address")
 HOST_NETWORK_PORT = Rule("with hostNetwork, a hostPort equals its containerPort "
                          "(k8s validateHostNetwork)", "make hostPort equal containerPort")
 HOST_PORT_UNIQUE = Rule("a hostPort/protocol/hostIP is used once per pod "
@@ -75,6 +72,9 @@ RESOURCE_FIELD = Rule("an env resourceFieldRef names limits/requests of cpu, mem
 KEY_REF = Rule("a configMapKeyRef/secretKeyRef key is letters, digits, '-', '_' and '.' "
                "(k8s validateConfigMapKeySelector, validateSecretKeySelector)",
                "name an existing key")
+FILE_KEY_REF = Rule("an env fileKeyRef has a key (an env var name), a volumeName (a DNS-1123 "
+                   "label) and a path without '..' (k8s validateFileKeySelector)",
+                   "give key, volumeName and a relative path")
 ENV_FROM = Rule("an envFrom item has exactly one of configMapRef and secretRef, and a "
                 "prefix that is a valid env var name start (k8s validateEnvFrom)",
                 "split it into one item per source")
@@ -231,10 +231,6 @@ def _ports(problems: Problems, path: str, ports: Any, _: Any, facts: PodFacts,
                 problems.add(f"{item_path(ports_at, index, port)}.name",
                              PORT_NAME, f"{name!r} is not valid or repeated")
             names.add(name)
-        host_ip = port.get("hostIP")
-        if host_ip and not ip_ok(host_ip):
-            problems.add(f"{item_path(ports_at, index, port)}.hostIP",
-                         HOST_IP, f"{host_ip!r} is not an IP address")
 
 
 def check_env(problems: Problems, path: str, env: Any) -> None:
@@ -279,6 +275,12 @@ def _env_source(problems: Problems, where: str, kind: str, ref: Any) -> None:
                 type(resource) is str and resource.startswith(("limits.hugepages-",
                                                               "requests.hugepages-"))):
             problems.add(f"{where}.resource", RESOURCE_FIELD, f"{resource!r} is not supported")
+    elif kind == "fileKeyRef":
+        key, volume, file = ref.get("key"), ref.get("volumeName"), ref.get("path")
+        if not env_name_ok(key) or not dns_label_ok(volume) or type(file) is not str \
+                or not file or ".." in file.split("/"):
+            problems.add(where, FILE_KEY_REF, f"key {key!r}, volumeName {volume!r}, "
+                         f"path {file!r}")
     elif kind in ("configMapKeyRef", "secretKeyRef"):
         key = ref.get("key")
         if type(key) is not str or len(key) > 253 or CONFIG_KEY.fullmatch(key) is None:

@@ -25,6 +25,8 @@ from ._facts import (
     ip_ok,
     qualified_name_ok,
 )
+from ._meta import check_object_fields, check_pod_annotations
+from ._relations import check_relations, needs_relations
 from ._report import Problems, item_path
 from ._resources import check_quantity_map, check_resources
 from ._scheduling import (
@@ -78,11 +80,15 @@ ANNOTATIONS_SIZE = Rule(f"annotations total at most {ANNOTATIONS_MAX_BYTES} byte
                         "move large data to a ConfigMap")
 OBJECT_NAME = Rule("an object's name is a DNS-1123 subdomain, its namespace a DNS-1123 label "
                    "(k8s ValidateObjectMeta)", "use lowercase letters, digits and '-'")
+# schedulerName is free-form: the API server does not check it.
 SUBDOMAIN_FIELDS = ("serviceAccountName", "serviceAccount", "nodeName", "priorityClassName",
-               "runtimeClassName", "schedulerName")
+                    "runtimeClassName")
 
 
-def check_metadata(problems: Problems, path: str, metadata: Any, *, named: bool) -> None:
+def check_metadata(problems: Problems, path: str, metadata: Any, *, named: bool,
+                   spec: Mapping[str, Any] | None = None) -> None:
+    """Labels and annotations; the annotations the API server reads of a pod (with its
+    ``spec``); and for a stored object (``named``) its name and what goes with it."""
     if not isinstance(metadata, dict):
         metadata = {}
     check_labels(problems, f"{path}.labels", metadata.get("labels"))
@@ -92,6 +98,8 @@ def check_metadata(problems: Problems, path: str, metadata: Any, *, named: bool)
         size = _annotations_size(annotations)
         if size > ANNOTATIONS_MAX_BYTES:
             problems.add(f"{path}.annotations", ANNOTATIONS_SIZE, f"{size} bytes")
+        if spec is not None:
+            check_pod_annotations(problems, f"{path}.annotations", annotations, spec)
     if named:
         name = metadata.get("name")
         if not dns_subdomain_ok(name) and not metadata.get("generateName"):
@@ -100,6 +108,7 @@ def check_metadata(problems: Problems, path: str, metadata: Any, *, named: bool)
         namespace = metadata.get("namespace")
         if namespace is not None and not dns_label_ok(namespace):
             problems.add(f"{path}.namespace", OBJECT_NAME, f"{namespace!r} is not valid")
+        check_object_fields(problems, path, metadata)
 
 
 def _annotations_size(annotations: dict[Any, Any]) -> int:
@@ -120,6 +129,8 @@ def check_spec(problems: Problems, spec: Mapping[str, Any], base: str) -> None:
         problems.add(f"{base}.containers", CONTAINERS, "no containers")
     check_containers(problems, spec, base, pod_facts(spec, volumes))
     check_pod_fields(problems, spec, base)
+    if needs_relations(spec):
+        check_relations(problems, spec, base)
 
 
 def pod_facts(spec: Mapping[str, Any], volumes: dict[str, Mapping[str, Any]]) -> PodFacts:
@@ -230,12 +241,19 @@ def _dns_config(problems: Problems, base: str, config: Any, _: Any) -> None:
     searches = config.get("searches") or []
     bad = (len(servers) > DNS_NAMESERVERS_MAX or len(searches) > DNS_SEARCHES_MAX
            or not all(ip_ok(s) for s in servers)
-           or not all(type(s) is str and dns_subdomain_ok(s.removesuffix(".")) for s in searches)
-           or sum(len(s) for s in searches if type(s) is str) > DNS_SEARCH_CHARS_MAX
+           or not all(type(s) is str and _search_ok(s) for s in searches)
+           or sum(len(s) for s in searches if type(s) is str) + len(searches) - 1
+           > DNS_SEARCH_CHARS_MAX
            or not all(isinstance(o, dict) and o.get("name") for o in
                       config.get("options") or ()))
     if bad:
         problems.add(f"{base}.dnsConfig", DNS_CONFIG, "nameservers, searches or options")
+
+
+def _search_ok(search: str) -> bool:
+    """A DNS search name: ``.``, or a DNS-1123 subdomain that may hold ``_`` and end with
+    a dot (k8s validatePodDNSConfig, relaxed search validation, on by default since 1.33)."""
+    return search == "." or dns_subdomain_ok(search.removesuffix(".").replace("_", "a"))
 
 
 def _host_aliases(problems: Problems, base: str, value: Any, _: Any) -> None:

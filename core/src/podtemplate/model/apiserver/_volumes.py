@@ -18,6 +18,7 @@ from ._facts import (
     Rule,
     descending_path_ok,
     dns_label_ok,
+    dns_subdomain_ok,
     enum_rule,
     int_in,
 )
@@ -53,6 +54,12 @@ DOWNWARD = Rule("a downwardAPI item has one of fieldRef (metadata.name, metadata
 CSI_DRIVER_NAME = Rule("a csi driver name is at most 63 letters, digits, '-', '_' and '.' "
                        "(k8s validateCSIDriverName)", "use the driver's registered name")
 ABSOLUTE = Rule("an nfs path is absolute (k8s validateNFSVolumeSource)", "start it with '/'")
+CLAIM_TEMPLATE = Rule(
+    "an ephemeral volume has a volumeClaimTemplate whose metadata holds only labels and "
+    "annotations, with accessModes (ReadWriteOnce, ReadOnlyMany, ReadWriteMany or "
+    "ReadWriteOncePod alone) and a storage request > 0 (k8s validateEphemeralVolumeSource)",
+    "give accessModes: [ReadWriteOnce] and resources.requests.storage, e.g. 1Gi")
+ACCESS_MODES = frozenset({"ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod"})
 IMAGE_PULL = enum_rule("image.pullPolicy", PULL_POLICIES, "validateImageVolumeSource")
 # Sources that are fine when they name their object and set nothing else (the usual case).
 _PLAIN = frozenset({"secret", "configMap", "persistentVolumeClaim", "emptyDir"})
@@ -76,10 +83,15 @@ def check_volumes(problems: Problems, spec: Mapping[str, Any], base: str
             by_name[name] = volume
         sources = [key for key in volume if key in VOLUME_SOURCES and volume[key] is not None]
         if len(sources) != 1:
-            if len(sources) > 1 or problems.final:
+            # No source at all is an emptyDir: the API server defaults it before it
+            # validates (k8s SetDefaults_Volume).
+            if len(sources) > 1:
                 problems.add(item_path(f"{base}.volumes", index, volume), ONE_SOURCE,
-                             f"{len(sources)} sources"
-                             + (f" ({', '.join(sources)})" if sources else ""))
+                             f"{len(sources)} sources ({', '.join(sources)})")
+        elif sources[0] == "ephemeral":
+            if problems.final:
+                _ephemeral(problems, f"{item_path(f'{base}.volumes', index, volume)}.ephemeral",
+                           volume["ephemeral"])
         elif not problems.local:
             # Each field of the source came from some layer that passed the local rules;
             # only the presence of what it must name relates the layers.
@@ -154,6 +166,46 @@ def _source(problems: Problems, path: str, kind: str, source: Any) -> None:
         policy = source.get("pullPolicy")
         if policy is not None and policy not in PULL_POLICIES:
             problems.add(f"{path}.pullPolicy", IMAGE_PULL, f"{policy!r} is not supported")
+
+
+def _ephemeral(problems: Problems, path: str, source: Any) -> None:
+    """An ephemeral volume's claim template (k8s validateEphemeralVolumeSource): labels
+    and annotations only in its metadata, access modes and a positive storage request."""
+    if not isinstance(source, dict):
+        return
+    template = source.get("volumeClaimTemplate")
+    if not isinstance(template, dict):
+        problems.add(f"{path}.volumeClaimTemplate", CLAIM_TEMPLATE, "no volumeClaimTemplate")
+        return
+    path = f"{path}.volumeClaimTemplate"
+    metadata = template.get("metadata")
+    if isinstance(metadata, dict):
+        for key, value in metadata.items():
+            if key not in ("labels", "annotations") and value not in (None, "", [], {}):
+                problems.add(f"{path}.metadata.{key}", CLAIM_TEMPLATE, f"{key} is set")
+    spec = template.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
+    modes = spec.get("accessModes") or []
+    if not modes or any(mode not in ACCESS_MODES for mode in modes) or (
+            "ReadWriteOncePod" in modes and len(set(modes)) > 1):
+        problems.add(f"{path}.spec.accessModes", CLAIM_TEMPLATE, f"{modes!r}")
+    requests = (spec.get("resources") or {}).get("requests") or {}
+    storage = requests.get("storage") if isinstance(requests, dict) else None
+    if storage is None or not _positive(storage):
+        problems.add(f"{path}.spec.resources[storage]", CLAIM_TEMPLATE,
+                     f"storage request {storage!r}")
+    mode = spec.get("volumeMode")
+    if mode is not None and mode not in ("Block", "Filesystem"):
+        problems.add(f"{path}.spec.volumeMode", CLAIM_TEMPLATE, f"{mode!r} is not supported")
+    storage_class = spec.get("storageClassName")
+    if storage_class and not dns_subdomain_ok(storage_class):
+        problems.add(f"{path}.spec.storageClassName", CLAIM_TEMPLATE, f"{storage_class!r}")
+
+
+def _positive(value: Any) -> bool:
+    trial = Problems(final=True)
+    number = quantity_value(trial, "", value)
+    return not trial and number is not None and number > 0
 
 
 def _mode(problems: Problems, path: str, mode: Any) -> None:
