@@ -173,6 +173,6 @@ def test_task_rejects_bad_definitions() -> None:
     with pytest.raises(DefinitionError):
         task(requests=Resources(gpu=1), limits=Resources(gpu=2))(lambda: None)
     with pytest.raises(InvalidNameError):
-        task(env={"1BAD": "x"})(lambda: None)
+        task(env={"A=B": "x"})(lambda: None)  # the API server's env name rule
     with pytest.raises(DefinitionError):
         task(command=["echo"])(lambda: None)
