@@ -57,6 +57,28 @@ def _generated_module() -> Any:
     return module
 
 
+def _table_script() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "gen_validation_table", REPO / "scripts" / "gen_validation_table.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_agreement_table_counts_each_family() -> None:
+    outcome = {"source": "s", "tags": [], "family": "ports", "kind": "Pod"}
+    results = {"kubernetes": "1.35.4", "deviations": [
+        {"case": "b", "kind": "Pod", "reason": "why"}], "outcomes": [
+        {**outcome, "id": "a", "agree": True, "ours_refused": True, "server_refused": True},
+        {**outcome, "id": "b", "agree": False, "ours_refused": True, "server_refused": False},
+        {**outcome, "id": "c", "agree": False, "ours_refused": False,
+         "server_refused": True}]}
+    text = _table_script().table(results)
+    assert "| ports | 3 | 1 | 1 | 1 | 0 | 1 | 1 |" in text
+    assert "- `b` (Pod): why" in text
+
+
 def corpus_cases() -> Iterator[Case]:
     for name, change, _, _ in INVALID + POD_ONLY:
         pod = base()
@@ -229,6 +251,9 @@ def test_the_server_agrees_with_every_verdict(kube_server: Any, kube_namespace: 
     assert not unexplained, (f"{len(unexplained)} of {len(outcomes)} verdicts differ from "
                              "the server:\n" + "\n".join(json.dumps(u) for u in unexplained[:40]))
     assert set(DEVIATIONS) <= used, f"deviations no longer seen: {set(DEVIATIONS) - used}"
+    generated = _table_script().table(json.loads(RESULTS.read_text(encoding="utf-8")))
+    assert generated in (REPO / "docs" / "validation.md").read_text(encoding="utf-8"), (
+        "docs/validation.md's agreement table is stale: run scripts/gen_validation_table.py")
 
 
 def test_the_invalid_corpus_is_refused_by_the_server(kube_server: Any,

@@ -92,11 +92,11 @@ INVALID: list[tuple[str, Callable[[Pod], object], str, str]] = [
      "spec.tolerations[0].effect", "toleration effect is one of"),
     ("toleration-exists-with-value", set_spec(tolerations=[{"key": "a", "operator": "Exists",
                                                             "value": "b"}]),
-     "spec.tolerations[0].value", "operator Exists has no value"),
+     "spec.tolerations[0].operator", "operator Exists has no value"),
     ("toleration-seconds-without-noexecute",
      set_spec(tolerations=[{"key": "a", "operator": "Exists", "effect": "NoSchedule",
                             "tolerationSeconds": 5}]),
-     "spec.tolerations[0].tolerationSeconds", "only for effect NoExecute"),
+     "spec.tolerations[0].effect", "only for effect NoExecute"),
     ("container-port", set_primary(ports=[{"containerPort": 99999}]),
      f"{P}.ports[0].containerPort", "ValidatePortNum"),
     ("host-port", set_primary(ports=[{"containerPort": 80, "hostPort": 70000}]),
@@ -110,7 +110,7 @@ INVALID: list[tuple[str, Callable[[Pod], object], str, str]] = [
      f"{P}.ports[0].hostPort", "validateHostNetwork"),
     ("init-and-container-same-name", lambda pod: (add_init()(pod), pod["spec"][
         "containers"].append({"name": "warmup", "image": "busybox:1"})),
-     "spec.containers[warmup].name", "unique across containers, initContainers"),
+     "spec.initContainers[warmup].name", "unique across containers, initContainers"),
     ("container-name", lambda pod: pod["spec"]["containers"].append(
         {"name": "Side_Car", "image": "envoy:1"}),
      "spec.containers[Side_Car].name", "validateContainers"),
@@ -144,8 +144,6 @@ INVALID: list[tuple[str, Callable[[Pod], object], str, str]] = [
     ("volume-claim-name", add_volume({"name": "data", "persistentVolumeClaim": {
         "claimName": ""}}), "spec.volumes[data].persistentVolumeClaim.claimName",
      "names what it mounts"),
-    ("empty-dir-medium", add_volume({"name": "data", "emptyDir": {"medium": "Disk"}}),
-     "spec.volumes[data].emptyDir.medium", "validateEmptyDirVolumeSource"),
     ("empty-dir-size", add_volume({"name": "data", "emptyDir": {"sizeLimit": "-1Gi"}}),
      "spec.volumes[data].emptyDir.sizeLimit", ">= 0"),
     ("secret-mode", add_volume({"name": "data", "secret": {"secretName": "s",
@@ -190,7 +188,7 @@ INVALID: list[tuple[str, Callable[[Pod], object], str, str]] = [
                                              limits={"example.com/fpga": "2"}),
      f"{P}.resources.requests.example.com/fpga", "equals its limit"),
     ("extended-request-without-limit", resources(requests={"example.com/fpga": "1"}),
-     f"{P}.resources.requests.example.com/fpga", "has a limit"),
+     f"{P}.resources.limits", "has a limit"),
     ("node-selector-value", set_spec(nodeSelector={"pool": "gpu nodes!"}),
      "spec.nodeSelector.pool", "IsValidLabelValue"),
     ("annotations-size", big_annotations, "metadata.annotations", "ValidateAnnotationsSize"),
@@ -240,7 +238,7 @@ INVALID: list[tuple[str, Callable[[Pod], object], str, str]] = [
                                                              "image": "busybox:1"}]),
      "spec.ephemeralContainers", "never in a pod template"),
     ("host-users-with-host-network", set_spec(hostUsers=False, hostNetwork=True),
-     "spec.hostUsers", "validateHostUsers"),
+     "spec.hostNetwork", "validateHostUsers"),
     # Linux-only fields on a windows pod, windows options on a linux pod
     *[(f"windows-{key}", lambda pod, key=key, value=value: set_spec(
         os={"name": "windows"}, securityContext={key: value})(pod),
@@ -382,6 +380,8 @@ POD_ONLY: list[tuple[str, Callable[[Pod], object], str, str]] = [
     ("owner-without-uid", lambda pod: pod["metadata"].update(ownerReferences=[
         {"apiVersion": "batch/v1", "kind": "Job", "name": "j", "uid": ""}]),
      "metadata.ownerReferences", "ValidateOwnerReferences"),
+    ("node-name-with-gates", set_spec(nodeName="node-a", schedulingGates=[
+        {"name": "example.com/quota"}]), "spec.nodeName", "ValidatePodCreate"),
     ("owner-two-controllers", lambda pod: pod["metadata"].update(ownerReferences=[
         {"apiVersion": "batch/v1", "kind": "Job", "name": n, "uid": n, "controller": True}
         for n in ("a", "b")]),
@@ -425,6 +425,9 @@ VALID: list[tuple[str, Callable[[Pod], object]]] = [
         "sysctls": [{"name": "kernel.domainname", "value": "x"}]})),
     ("deletion-cost", lambda pod: pod["metadata"].update(
         annotations={"controller.kubernetes.io/pod-deletion-cost": "-5"})),
+    ("empty-dir-medium-free-form", add_volume({"name": "data", "emptyDir": {"medium": "Disk"}})),
+    ("defaulted-empty-policies", lambda pod: (set_spec(restartPolicy="", dnsPolicy="")(pod),
+                                              set_primary(imagePullPolicy="")(pod))),
     ("limits-only", resources(limits={"cpu": "1", "example.com/fpga": "1"})),
 ]
 

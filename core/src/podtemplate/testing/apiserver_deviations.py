@@ -24,6 +24,10 @@ class Deviation:
 
 
 DEVIATIONS: tuple[Deviation, ...] = (
+    Deviation("gen-sidecar-image", "PodTemplate",
+              "an image with leading or trailing spaces: the API server accepts it in a pod "
+              "template (for backward compatibility) but refuses every Pod made from it; "
+              "we refuse it where it is written"),
 )
 
 

@@ -27,6 +27,7 @@ __all__ = ["Case", "Verdict", "Outcome", "submit_all", "compare", "server_path",
            "family_of", "pod_document", "template_document"]
 
 Pod = dict[str, Any]
+_DECODING = "strict decoding error"
 _ITEM = re.compile(r"\[([^\]]*)\]")
 _UNKNOWN = re.compile(r'unknown field "([^"]+)"')
 
@@ -63,6 +64,7 @@ class Outcome:
 
     def summary(self) -> dict[str, Any]:
         return {"id": self.case.id, "source": self.case.source, "kind": self.kind,
+                "tags": list(self.case.tags),
                 "family": self.family, "agree": self.agree,
                 "ours": list(self.ours.paths), "server": list(self.server.paths),
                 "server_refused": self.server.refused, "ours_refused": self.ours.refused,
@@ -101,19 +103,20 @@ def _causes(status: int, body: str) -> Verdict:
 
 
 def _submit(api_client: Any, namespace: str, document: Pod) -> Verdict:
-    from kubernetes.client import CoreV1Api
-    from kubernetes.client.exceptions import ApiException
-
-    core = CoreV1Api(api_client)
-    # a plain dict goes to the server as it is (the client serializes dicts unchanged)
-    create: Any = (core.create_namespaced_pod if document["kind"] == "Pod"
-                   else core.create_namespaced_pod_template)
-    try:
-        create(namespace, document, dry_run="All", field_validation="Strict",
-               _preload_content=False)
-    except ApiException as error:
-        return _causes(int(error.status or 0), str(error.body or error.reason))
-    return Verdict(False)
+    """POST the document as it is: the client's typed methods would validate it with
+    their own models first, and refuse what the server may accept."""
+    resource = "pods" if document["kind"] == "Pod" else "podtemplates"
+    method, url, headers, body, _ = api_client.param_serialize(
+        "POST", f"/api/v1/namespaces/{{namespace}}/{resource}",
+        path_params={"namespace": namespace},
+        query_params=[("dryRun", "All"), ("fieldValidation", "Strict")],
+        header_params={"Content-Type": "application/json", "Accept": "application/json"},
+        body=document, auth_settings=["BearerToken"])
+    response = api_client.call_api(method, url, headers, body)
+    response.read()
+    if 200 <= response.status < 300:
+        return Verdict(False)
+    return _causes(response.status, response.data.decode("utf-8", "replace"))
 
 
 def submit_all(api_client: Any, namespace: str, documents: Sequence[Pod],
@@ -161,8 +164,24 @@ def server_path(ours: str, document: Mapping[str, Any]) -> str:
     return out
 
 
+def _ours_of(template_path: str) -> str:
+    """A PodTemplate's cause as a PodTemplateSpec path: its template's ObjectMeta is
+    inline (``template.labels``), its spec under ``template.spec``."""
+    path = template_path.removeprefix("template.")
+    return f"metadata.{path}" if path.startswith(("labels", "annotations")) else path
+
+
+_INDEX = re.compile(r"\.\d+(?=\.|$)")
+
+
 def _matches(ours: str, theirs: str) -> bool:
-    a, b = _tokens(ours), _tokens(theirs)
+    """The same field, or one inside the other; list indexes left out when that alone
+    differs (the server names some items without their index, and a repeated name is
+    resolved to its first item here)."""
+    a, b = _tokens(ours).lower(), _tokens(theirs).lower()  # the server writes spec.HostIPC
+    if a == b or a.startswith(b + ".") or b.startswith(a + "."):
+        return True
+    a, b = _INDEX.sub("", a), _INDEX.sub("", b)
     return a == b or a.startswith(b + ".") or b.startswith(a + ".")
 
 
@@ -170,16 +189,22 @@ def compare(outcome: Outcome, document: Mapping[str, Any]) -> Outcome:
     """Fill ``agree`` and ``missing``: the verdicts agree when both accept, or both
     refuse and every path we report is among the server's causes."""
     ours, server = outcome.ours, outcome.server
-    prefix = "template." if outcome.kind == "PodTemplate" else ""
-    theirs = [path.removeprefix(prefix) for path in server.paths]
+    theirs = [_ours_of(path) if outcome.kind == "PodTemplate" else path
+              for path in server.paths]
     if ours.refused != server.refused:
         outcome.agree = False
     elif not ours.refused:
         outcome.agree = True
     else:
         target = document["template"] if outcome.kind == "PodTemplate" else document
-        outcome.missing = [path for path in ours.paths
-                           if not any(_matches(server_path(path, target), t) for t in theirs)]
+        mine = [server_path(path, target) for path in ours.paths]
+        if any(_DECODING in message for message in server.messages):
+            # the server stops at the first decoding error (an unknown field, a wrong
+            # type) and validates nothing else: each field it names must be among ours
+            outcome.missing = [t for t in theirs if not any(_matches(m, t) for m in mine)]
+        else:
+            outcome.missing = [path for path, where in zip(ours.paths, mine, strict=True)
+                               if not any(_matches(where, t) for t in theirs)]
         outcome.agree = not outcome.missing or not theirs
     first = theirs[0] if theirs else (ours.paths[0] if ours.paths else "")
     outcome.family = family_of(first) if (ours.refused or server.refused) else "valid pods"

@@ -118,7 +118,9 @@ class PodFacts:
 
 def check_containers(problems: Problems, spec: Mapping[str, Any], base: str,
                      facts: PodFacts) -> None:
-    for list_name in ("initContainers", "containers", "ephemeralContainers"):
+    # in the server's order: a name repeated across lists is reported on the init or
+    # ephemeral container
+    for list_name in ("containers", "initContainers", "ephemeralContainers"):
         items = spec.get(list_name)
         if not isinstance(items, list):
             continue
@@ -165,9 +167,10 @@ Check = Callable[[Problems, str, Any, Mapping[str, Any], PodFacts, str], None]
 INIT_HOOK_FIELDS = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 
 
-def _enum_check(key: str, values: frozenset[str], rule: Rule) -> Check:
+def _enum_check(key: str, values: frozenset[str], rule: Rule, *, empty: bool = True) -> Check:
+    """``empty``: "" is defaulted (k8s SetDefaults_Container), so it passes."""
     def check(problems: Problems, path: str, value: Any, *_: Any) -> None:
-        if value not in values:
+        if value not in values and not (empty and value == ""):
             problems.add(f"{path}.{key}", rule, f"{value!r} is not supported")
     return check
 
@@ -212,7 +215,7 @@ def _ports(problems: Problems, path: str, ports: Any, _: Any, facts: PodFacts,
             if not int_in(host, 1, PORT_MAX):
                 problems.add(f"{item_path(ports_at, index, port)}.hostPort",
                              HOST_PORT, f"{host!r} is out of range")
-            elif facts.host_network and host != number:
+            elif facts.host_network and regular and host != number:
                 problems.add(f"{item_path(ports_at, index, port)}.hostPort", HOST_NETWORK_PORT,
                              f"hostPort {host} with containerPort {number!r}")
             elif regular:
@@ -222,7 +225,7 @@ def _ports(problems: Problems, path: str, ports: Any, _: Any, facts: PodFacts,
                                  HOST_PORT_UNIQUE, f"{host} is repeated")
                 facts.host_ports.add(key)
         protocol = port.get("protocol")
-        if protocol is not None and protocol not in PROTOCOLS:
+        if protocol not in (None, "") and protocol not in PROTOCOLS:  # "" is TCP
             problems.add(f"{item_path(ports_at, index, port)}.protocol",
                          PROTOCOL, f"{protocol!r} is not supported")
         name = port.get("name")
@@ -393,7 +396,8 @@ _FIELDS: dict[str, Check] = {
     "imagePullPolicy": _enum_check("imagePullPolicy", PULL_POLICIES, PULL_POLICY),
     "terminationMessagePolicy": _enum_check("terminationMessagePolicy",
                                             TERMINATION_MESSAGE_POLICIES, MESSAGE_POLICY),
-    "restartPolicy": _enum_check("restartPolicy", RESTART_POLICIES, RESTART_POLICY),
+    "restartPolicy": _enum_check("restartPolicy", RESTART_POLICIES, RESTART_POLICY,
+                                 empty=False),
     "ports": _ports,
     "env": _env,
     "envFrom": _env_from,

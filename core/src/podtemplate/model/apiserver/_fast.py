@@ -241,12 +241,11 @@ _NAMING = {kind: NAMED_FIELDS[kind] for kind in ("secret", "configMap", "persist
 
 
 def _empty_dir_valid(source: Any) -> bool:
-    # What the plain rules read of an emptyDir: its medium and its sizeLimit.
+    # What the plain rules read of an emptyDir: its sizeLimit.
     if type(source) is not dict:
         return False
     size = source.get("sizeLimit")
-    return source.get("medium") in (None, "", "Memory", "HugePages") and (
-        size is None or (type(size) is str and quantity_ok(size)))
+    return size is None or (type(size) is str and quantity_ok(size))
 
 
 def _volume_valid(volume: dict[str, Any], known: Known) -> bool:

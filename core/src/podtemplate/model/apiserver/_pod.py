@@ -78,6 +78,8 @@ RESOURCE_CLAIM = Rule("a pod resourceClaim has a DNS-1123 label name, unique, an
 ANNOTATIONS_SIZE = Rule(f"annotations total at most {ANNOTATIONS_MAX_BYTES} bytes (256 KiB), "
                         "keys and values together (k8s ValidateAnnotationsSize)",
                         "move large data to a ConfigMap")
+GATED_NODE = Rule("a new Pod is not bound to a node (nodeName) while it has scheduling gates "
+                  "(k8s ValidatePodCreate)", "drop nodeName or the scheduling gates")
 OBJECT_NAME = Rule("an object's name is a DNS-1123 subdomain, its namespace a DNS-1123 label "
                    "(k8s ValidateObjectMeta)", "use lowercase letters, digits and '-'")
 # schedulerName is free-form: the API server does not check it.
@@ -131,6 +133,8 @@ def check_spec(problems: Problems, spec: Mapping[str, Any], base: str) -> None:
     check_pod_fields(problems, spec, base)
     if needs_relations(spec):
         check_relations(problems, spec, base)
+    if problems.pod and spec.get("nodeName") and spec.get("schedulingGates"):
+        problems.add(f"{base}.nodeName", GATED_NODE, "with scheduling gates")
 
 
 def pod_facts(spec: Mapping[str, Any], volumes: dict[str, Mapping[str, Any]]) -> PodFacts:
@@ -169,7 +173,7 @@ SpecCheck = Callable[[Problems, str, Any, Mapping[str, Any]], None]
 
 def _enum(key: str, values: frozenset[str], rule: Rule) -> SpecCheck:
     def check(problems: Problems, base: str, value: Any, _: Any) -> None:
-        if value not in values:
+        if value not in values and value != "":  # "" is defaulted (k8s SetDefaults_PodSpec)
             problems.add(f"{base}.{key}", rule, f"{value!r} is not supported")
     return check
 
@@ -201,9 +205,10 @@ def _os(problems: Problems, base: str, value: Any, _: Any) -> None:
 
 
 def _host_users(problems: Problems, base: str, value: Any, spec: Mapping[str, Any]) -> None:
-    if value is False and (spec.get("hostNetwork") or spec.get("hostPID")
-                           or spec.get("hostIPC")):
-        problems.add(f"{base}.hostUsers", HOST_NAMESPACES, "false with a host namespace")
+    if value is False:
+        for key in ("hostNetwork", "hostPID", "hostIPC"):
+            if spec.get(key):  # reported where the server reports it: the host field
+                problems.add(f"{base}.{key}", HOST_NAMESPACES, "with hostUsers: false")
 
 
 def _share_process(problems: Problems, base: str, value: Any,
@@ -226,7 +231,7 @@ def _pod_resources(problems: Problems, base: str, value: Any, _: Any) -> None:
 
 
 def _dns_policy(problems: Problems, base: str, value: Any, spec: Mapping[str, Any]) -> None:
-    if value not in DNS_POLICIES:
+    if value not in DNS_POLICIES and value != "":  # "" is defaulted to ClusterFirst
         problems.add(f"{base}.dnsPolicy", DNS_POLICY, f"{value!r} is not supported")
     config = spec.get("dnsConfig")
     if value == "None" and problems.final and not (

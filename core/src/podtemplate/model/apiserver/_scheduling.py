@@ -106,7 +106,7 @@ def _toleration(problems: Problems, where: str, toleration: dict[str, Any]) -> N
     if operator not in (None, "") and operator not in TOLERATION_OPERATORS:
         problems.add(f"{where}.operator", OPERATOR, f"{operator!r} is not supported")
     elif operator == "Exists" and value:
-        problems.add(f"{where}.value", EXISTS_VALUE, f"value {value!r} with Exists")
+        problems.add(f"{where}.operator", EXISTS_VALUE, f"value {value!r} with Exists")
     elif not key and operator != "Exists":
         problems.add(f"{where}.operator", EMPTY_KEY, f"no key, operator {operator!r}")
     elif operator != "Exists" and value and not label_value_ok(value):
@@ -114,7 +114,7 @@ def _toleration(problems: Problems, where: str, toleration: dict[str, Any]) -> N
     if effect not in (None, "") and effect not in TAINT_EFFECTS:
         problems.add(f"{where}.effect", EFFECT, f"{effect!r} is not supported")
     elif toleration.get("tolerationSeconds") is not None and effect != "NoExecute":
-        problems.add(f"{where}.tolerationSeconds", SECONDS, f"effect {effect!r}")
+        problems.add(f"{where}.effect", SECONDS, f"effect {effect!r} with tolerationSeconds")
 
 
 toleration_good = remembered(_toleration)
