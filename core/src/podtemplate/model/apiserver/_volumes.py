@@ -82,7 +82,7 @@ def check_volumes(problems: Problems, spec: Mapping[str, Any], base: str
         if not dns_label_ok(name) or name in by_name:
             problems.add(f"{item_path(f'{base}.volumes', index, volume)}.name", VOLUME_NAME,
                          f"{name!r} is not valid or repeated")
-        if len(problems) == before:
+        if len(problems) == before and type(name) is str:
             by_name[name] = volume
     return by_name
 
