@@ -21,7 +21,6 @@ __all__ = [
     "normalize_pod_spec",
     "validate_pod_spec",
     "validate_pod_template_spec",
-    "field_path",
     "client_object_to_dict",
     "check_pod_spec",
     "raise_api_problems",
@@ -84,24 +83,6 @@ def _quantities_as_text(spec: dict[str, Any]) -> None:
         for name, value in quantities.items():
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 quantities[name] = check_quantity(value, field=f"{where}.{name}")
-
-
-def field_path(spec: Mapping[str, Any], loc: Sequence[int | str], root: str = "spec") -> str:
-    """Render a pydantic error location as a field path, naming list items by their
-    ``name`` where they have one: ``spec.containers[primary].ports[0].containerPort``."""
-    parts = [root] if root else []
-    node: Any = spec
-    text = ""
-    for step in loc:
-        if isinstance(step, int):
-            item = node[step] if isinstance(node, list) and step < len(node) else None
-            name = item.get("name") if isinstance(item, Mapping) else None
-            text += f"[{name}]" if isinstance(name, str) and name else f"[{step}]"
-            node = item
-        else:
-            text += f".{step}" if (text or parts) else str(step)
-            node = node.get(step) if isinstance(node, Mapping) else None
-    return (parts[0] if parts else "") + text
 
 
 def validate_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
