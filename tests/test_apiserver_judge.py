@@ -282,3 +282,43 @@ def test_a_path_we_report_names_the_field_the_server_names(kind: str) -> None:
     assert server_path("spec.containers[side].ports[0].containerPort", document) == \
         "spec.containers[1].ports[0].containerPort"
     assert server_path("metadata.labels.team", document) == "metadata.labels.team"
+
+
+def _script(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _shape(value: Any) -> Any:
+    """A schema without its prose: descriptions, the enums a live server adds
+    (OpenAPIEnums) and defaults, which decide nothing the rules read."""
+    if isinstance(value, dict):
+        return {key: _shape(sub) for key, sub in value.items()
+                if key not in ("description", "enum", "default")}
+    if isinstance(value, list):
+        return [_shape(sub) for sub in value]
+    return value
+
+
+def test_the_shipped_pod_schema_is_the_servers(kube_server: Any) -> None:
+    """The server's own OpenAPI v3 document for /api/v1, reduced by the generator that
+    made the shipped pod.json, has the same schemas, fields, types, required fields and
+    list and map rules."""
+    from podtemplate.schemas.source import shipped_pod_schema
+
+    api_client = kube_server.api_client()
+    method, url, headers, body, _ = api_client.param_serialize(
+        "GET", "/openapi/v3/api/v1", header_params={"Accept": "application/json"},
+        auth_settings=["BearerToken"])
+    response = api_client.call_api(method, url, headers, body)
+    response.read()
+    assert response.status == 200, response.data[:200]
+    shipped = shipped_pod_schema()
+    served = _script("gen_kubernetes").pod_document(json.loads(response.data),
+                                                    shipped["info"]["version"])
+    ours, theirs = (_shape(d["components"]["schemas"]) for d in (shipped, served))
+    assert sorted(ours) == sorted(theirs)
+    assert [name for name in ours if ours[name] != theirs[name]] == []
