@@ -78,6 +78,39 @@ def _field_changes() -> st.SearchStrategy[tuple[str, Any]]:
         _NAMES.map(lambda n: ("gen-scheduler-name", spec(schedulerName=n))),
         _NAMES.map(lambda n: ("gen-spread-key", spec(topologySpreadConstraints=[
             {"maxSkew": 1, "topologyKey": n, "whenUnsatisfiable": "DoNotSchedule"}]))),
+        st.sampled_from(["train-", "a", "A-", "a.", "a-b.c-", "x" * 70, "-a"]).map(
+            lambda g: ("gen-generate-name", lambda pod: pod["metadata"].update(
+                generateName=g))),
+        st.lists(st.sampled_from(["kubernetes", "orphan", "foregroundDeletion",
+                                  "example.com/x", "cleanup", "Example.com/y", "a/b/c"]),
+                 max_size=2).map(lambda f: ("gen-finalizers", lambda pod: pod[
+                     "metadata"].update(finalizers=f))),
+        st.tuples(st.sampled_from(["v1", "apps/v1", "", "apps/"]),
+                  st.sampled_from(["ReplicaSet", "Event", ""]), st.booleans()).map(
+            lambda t: ("gen-owner", lambda pod: pod["metadata"].update(ownerReferences=[
+                {"apiVersion": t[0], "kind": t[1], "name": "o", "uid": "u",
+                 "controller": t[2]}]))),
+        st.tuples(st.sampled_from([
+            "controller.kubernetes.io/pod-deletion-cost",
+            "seccomp.security.alpha.kubernetes.io/pod",
+            "container.seccomp.security.alpha.kubernetes.io/primary",
+            "container.apparmor.security.beta.kubernetes.io/primary",
+            "scheduler.alpha.kubernetes.io/tolerations"]),
+            st.sampled_from(["0", "-3", "007", "+1", "2147483648", "runtime/default",
+                             "unconfined", "localhost/p.json", "localhost//abs",
+                             "localhost/../x", "docker/default", "",
+                             '[{"key": "a", "operator": "Exists"}]',
+                             '[{"operator": "Equal"}]'])).map(
+            lambda kv: ("gen-pod-annotation", annotations(*kv))),
+        st.sampled_from([{"name": "windows"}, {"name": "linux"}, {"name": ""}, {}]).map(
+            lambda o: ("gen-os", lambda pod: (spec(os=o)(pod), primary(securityContext={
+                "runAsNonRoot": True, "windowsOptions": {"runAsUserName": "u"}})(pod)))),
+        st.tuples(st.sampled_from(["net.core.somaxconn", "kernel.shm_rmid_forced",
+                                   "kernel.msgmax", "fs.mqueue.msg_max", "vm.swappiness",
+                                   "net/ipv4/ip_forward", "kernel.domainname"]),
+                  st.booleans(), st.booleans()).map(
+            lambda t: ("gen-sysctl", spec(hostNetwork=t[1], hostIPC=t[2], securityContext={
+                "sysctls": [{"name": t[0], "value": "1"}]}))),
     )
 
 

@@ -15,8 +15,9 @@ from ._report import Problems
 
 __all__ = ["check_object_fields", "check_pod_annotations", "special_annotation"]
 
-GENERATE_NAME = Rule("generateName plus the 5 characters the API server appends is a "
-                     "DNS-1123 subdomain (k8s ValidateObjectMeta, ValidatePodName)",
+GENERATE_NAME = Rule("generateName is a DNS-1123 subdomain (a trailing '-' allowed), and so is "
+                     "the name generated from it, with 5 characters appended "
+                     "(k8s ValidateObjectMeta, ValidatePodName)",
                      "use lowercase letters, digits, '-' and '.', e.g. train-")
 FINALIZER = Rule("a finalizer is a qualified name with a domain prefix, or one of kubernetes, "
                  "orphan and foregroundDeletion, and not both orphan and foregroundDeletion "
@@ -59,8 +60,15 @@ def check_object_fields(problems: Problems, path: str, metadata: Mapping[str, An
     """A stored object's generateName, finalizers and ownerReferences (a Pod's; the pod of
     a PodTemplate has no metadata of its own but labels and annotations)."""
     generate = metadata.get("generateName")
-    if generate and not _generate_name_ok(generate, bool(metadata.get("name"))):
-        problems.add(f"{path}.generateName", GENERATE_NAME, f"{generate!r}")
+    if generate:
+        # the prefix, its trailing '-' masked (k8s NameIsDNSSubdomain with prefix) ...
+        masked = generate[:-2] + "a" if type(generate) is str and len(generate) > 1 \
+            and generate.endswith("-") else generate
+        if not dns_subdomain_ok(masked):
+            problems.add(f"{path}.generateName", GENERATE_NAME, f"{generate!r}")
+        # ... and the name the server generates from it (k8s ValidatePodName)
+        if not metadata.get("name") and not _generate_name_ok(generate):
+            problems.add(f"{path}.name", GENERATE_NAME, f"generated from {generate!r}")
     finalizers = metadata.get("finalizers")
     if isinstance(finalizers, list):
         for index, name in enumerate(finalizers):
@@ -108,13 +116,10 @@ def check_pod_annotations(problems: Problems, path: str, annotations: Mapping[st
             problems.add(where, APPARMOR, f"{value!r}")
 
 
-def _generate_name_ok(generate: Any, named: bool) -> bool:
-    """The prefix itself, its trailing '-' masked, is a subdomain (k8s NameIsDNSSubdomain
-    with prefix), and so is the name generated from it when the pod has no name."""
-    if type(generate) is not str:
-        return False
-    masked = generate[:-2] + "a" if len(generate) > 1 and generate.endswith("-") else generate
-    return dns_subdomain_ok(masked) and (named or dns_subdomain_ok(generate[:58] + "abcde"))
+def _generate_name_ok(generate: Any) -> bool:
+    """The name generated from the prefix (cut to 58 characters, 5 appended) is a
+    DNS-1123 subdomain."""
+    return type(generate) is str and dns_subdomain_ok(generate[:58] + "abcde")
 
 
 def _int32_text(value: str) -> bool:
