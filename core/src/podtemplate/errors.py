@@ -31,6 +31,7 @@ __all__ = [
     "InternalError",
     "brief",
     "PolicyViolationError",
+    "ClusterError",
 ]
 
 
@@ -177,6 +178,12 @@ class ManifestValidationError(PodTemplateError):
 
 class OutputError(PodTemplateError):
     """The output folder or a file in it cannot be written (nothing was written)."""
+
+
+class ClusterError(PodTemplateError):
+    """A cluster cannot be reached or refused a request: no kubeconfig, an unknown
+    context, a server that does not answer, credentials it refuses (401) or a permission
+    RBAC does not give (403)."""
 
 
 class InternalError(PodTemplateError):

@@ -17,31 +17,49 @@ from ..policy.manifests import check_manifests
 from ..schemas.documents import DocumentProblem, api_pod_check, validate_document
 from ..schemas.resources import crd_index
 from .guard import clean_errors, debug_option
+from .validate_server import server_problems
 
 __all__ = ["validate_command"]
 
 
 @click.command("validate")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...|-")
+@click.option("--server", "server", is_flag=True,
+              help="Ask a real cluster instead: each document is server-side applied with "
+              "dryRun=All and fieldValidation=Strict (nothing is written); its causes are "
+              "the problems. Documents without a namespace go to the context's namespace.")
+@click.option("--kubeconfig", type=click.Path(dir_okay=False),
+              help="kubeconfig for --server (default: $KUBECONFIG, else ~/.kube/config).")
+@click.option("--context", help="kubeconfig context for --server (default: its current one).")
 @click.option("--platform", "platform_file",
               help="platform.yaml whose policy the pods must also pass (every violation "
               "is one line; locked fields cannot be judged in a finished manifest).")
 @debug_option
-def validate_command(files: tuple[str, ...], platform_file: str | None) -> None:
+def validate_command(files: tuple[str, ...], server: bool, kubeconfig: str | None,
+                     context: str | None, platform_file: str | None) -> None:
     """Validate manifests offline: Pods, PodTemplates and the custom resources of every
     installed task type (against the CRDs they ship; the pod templates inside them, like
     every pod, with the API server's pod rules), from YAML or JSON files, multi-
     document, or '-' for standard input. One line per problem: the document
     (FILE#N), the object, the field path and the rule. Exits 0 when every document is
     valid, 1 when one is not (or could not be checked) or breaks the platform's policy, 2
-    when an input (or the platform file) is unreadable."""
-    clean_errors(_validate)(files, platform_file)
+    when an input (or the platform file, or the cluster with --server) is unreadable."""
+    if not server and (kubeconfig or context):
+        raise click.UsageError("--kubeconfig and --context go with --server")
+    clean_errors(_validate)(files, platform_file, server, kubeconfig, context)
 
 
-def _validate(files: tuple[str, ...], platform_file: str | None) -> None:
+def _validate(files: tuple[str, ...], platform_file: str | None, server: bool = False,
+              kubeconfig: str | None = None, context: str | None = None) -> None:
     manager = build_plugin_manager()
     platform = load_platform(platform_file) if platform_file else None
     index = crd_index(task_types(manager).values())
+    api_client, namespace = None, "default"
+    if server:
+        from ..cluster import connect, context_namespace
+
+        api_client = connect(kubeconfig, context)
+        namespace = context_namespace(kubeconfig, context)
     unreadable = False
     problems: list[DocumentProblem] = []
     read: list[tuple[str, object]] = []
@@ -54,8 +72,11 @@ def _validate(files: tuple[str, ...], platform_file: str | None) -> None:
         for number, document in enumerate(documents, start=1):
             count += 1
             read.append((f"{name}#{number}", document))
-            problems += validate_document(document, f"{name}#{number}", index,
-                                          api_pod_check)
+            if api_client is not None:
+                problems += server_problems(document, f"{name}#{number}", api_client, namespace)
+            else:
+                problems += validate_document(document, f"{name}#{number}", index,
+                                              api_pod_check)
     for problem in problems:
         click.echo(str(problem))
     violations = _policy_violations(read, platform, manager) if platform else []
