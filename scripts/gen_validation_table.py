@@ -5,7 +5,7 @@ Usage (from the repository root, after the server tier ran)::
 
     python scripts/gen_validation_table.py [build/apiserver-agreement.json] [--check]
 
-The server tier (``tests/test_apiserver_judge.py``) writes its results as JSON: one
+The server tier (``tests/kube/test_apiserver_judge.py``) writes its results as JSON: one
 outcome per pod and kind (Pod, PodTemplate), with the rule family of the field concerned,
 both verdicts and whether they agree, and the table of documented deviations. This script
 counts them per family and replaces the text between the ``agreement`` markers of

@@ -1,5 +1,5 @@
 """Where the offline pod rules knowingly differ from the real API server: one table, read
-by the server tier (``tests/test_apiserver_judge.py``) and by
+by the server tier (``tests/kube/test_apiserver_judge.py``) and by
 ``scripts/gen_validation_table.py`` for ``docs/validation.md``.
 
 A :class:`Deviation` names a case (its id, or a tag that generated pods carry: the corpus
