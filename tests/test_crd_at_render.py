@@ -34,10 +34,7 @@ from podtemplate_ray import Ray
 IMAGE = "ghcr.io/acme/train:1"
 # Valid in Kubernetes 1.35, unknown to the pod schema of Training Operator 1.9.4 and
 # KubeRay 1.7.0: the API server would drop it from the custom resource without a word.
-EPHEMERAL = {"volumes": [{"name": "scratch", "ephemeral": {"volumeClaimTemplate": {
-    "metadata": {"generateName": "scratch-"},
-    "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
-}}}]}
+WORKLOAD = {"workloadRef": {"name": "train", "podGroup": "workers"}}
 
 
 def render(one: Task, manager: Any = None) -> tuple[list[dict[str, Any]], Any]:
@@ -51,14 +48,14 @@ def render(one: Task, manager: Any = None) -> tuple[list[dict[str, Any]], Any]:
 ])
 def test_a_field_the_crd_would_prune_fails_the_render(config: Any, role: str,
                                                       kind: str) -> None:
-    @task(image=IMAGE, pod_template=PodTemplate(EPHEMERAL), task_config=config)
+    @task(image=IMAGE, pod_template=PodTemplate(WORKLOAD), task_config=config)
     def train() -> None: ...
 
     with pytest.raises(ManifestValidationError) as caught:
         render(train)
     text = str(caught.value)
     for part in ("task 'train'", f"role '{role}'",
-                 "spec.volumes[scratch].ephemeral.volumeClaimTemplate.metadata.generateName",
+                 "spec.workloadRef",
                  kind, "has no such field: the API server would silently drop it",
                  "fix: remove this field"):
         assert part in text, text
@@ -75,7 +72,7 @@ def test_the_same_template_without_the_field_renders() -> None:
 
 
 def test_a_role_template_is_checked_like_a_task_template() -> None:
-    config = PyTorch(worker=Role(replicas=2, pod_template=PodTemplate(EPHEMERAL)))
+    config = PyTorch(worker=Role(replicas=2, pod_template=PodTemplate(WORKLOAD)))
 
     @task(image=IMAGE, task_config=config)
     def train() -> None: ...
@@ -130,10 +127,10 @@ def fixture_task(template: PodTemplate | None = None) -> Task:
 
 def test_a_declared_unsupported_field_is_a_warning_not_an_error() -> None:
     plugin = Job()
-    plugin.unsupported = (FieldDecl("spec.volumes[*].ephemeral", "older pod schema"),)
-    (job,), context = render(fixture_task(PodTemplate(EPHEMERAL)),
+    plugin.unsupported = (FieldDecl("spec.workloadRef", "older pod schema"),)
+    (job,), context = render(fixture_task(PodTemplate(WORKLOAD)),
                              build_plugin_manager([plugin]))
-    field = "spec.volumes[scratch].ephemeral.volumeClaimTemplate.metadata.generateName"
+    field = "spec.workloadRef"
     assert [(w.role, w.field) for w in context.warnings] == [("leader", field),
                                                              ("follower", field)]
     assert all(w.message.startswith("older pod schema: the PyTorchJob CRD of Kubeflow "
@@ -160,13 +157,13 @@ def test_a_field_the_platforms_policy_enforces_is_checked_too(config: Any, role:
     @task(image=IMAGE, task_config=config)
     def train() -> None: ...
 
-    platform = Platform(policy={"enforce": EPHEMERAL})
+    platform = Platform(policy={"enforce": WORKLOAD})
     context = make_context(platform=platform, plugin_manager=build_plugin_manager())
     with pytest.raises(ManifestValidationError) as caught:
         render_task(train, context)
     text = str(caught.value)
-    for part in (f"role '{role}'", "spec.volumes[scratch].ephemeral.volumeClaimTemplate."
-                 "metadata.generateName", "has no such field", "platform's templates or policy"):
+    for part in (f"role '{role}'", "spec.workloadRef", "has no such field",
+                 "platform's templates or policy"):
         assert part in text, text
 
 

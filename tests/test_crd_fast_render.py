@@ -40,10 +40,7 @@ RICH = {
             {"key": "zone", "operator": "In", "values": ["a"]}]}]}}},
 }
 # Unknown to the pod schemas of the shipped CRDs (Kubernetes 1.35 fields).
-PRUNED = {"volumes": [{"name": "scratch", "ephemeral": {"volumeClaimTemplate": {
-    "metadata": {"generateName": "scratch-"},
-    "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
-}}}]}
+PRUNED = {"workloadRef": {"name": "train", "podGroup": "workers"}}
 NEWER = {"os": {"name": "linux"}}
 TEMPLATES = {"none": None, "rich": RICH, "pruned": PRUNED, "newer": NEWER}
 CONFIGS: dict[str, Callable[[PodTemplate | None], Any]] = {

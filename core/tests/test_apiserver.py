@@ -26,7 +26,15 @@ from podtemplate import (
 from podtemplate.dispatch import build_plugin_manager
 from podtemplate.model.apiserver import check_final_pod, check_fragment, check_rules
 from podtemplate.model.apiserver._fast import surely_valid
-from podtemplate.testing.apiserver_corpus import IMAGE, INVALID, Pod, base, set_spec
+from podtemplate.testing.apiserver_corpus import (
+    IMAGE,
+    INVALID,
+    POD_ONLY,
+    VALID,
+    Pod,
+    base,
+    set_spec,
+)
 
 
 def rendered(template: Pod) -> list[dict[str, Any]]:
@@ -37,6 +45,29 @@ def rendered(template: Pod) -> list[dict[str, Any]]:
     def job() -> None: ...
 
     return render(job, platform=Platform(), plugin_manager=build_plugin_manager())
+
+
+@pytest.mark.parametrize("change", [case[1] for case in VALID], ids=[case[0] for case in VALID])
+def test_a_tricky_valid_pod_passes_and_renders(change: Callable[[Pod], None]) -> None:
+    pod = base()
+    change(pod)
+    assert check_pod_template(pod) == []
+    assert check_pod({"apiVersion": "v1", "kind": "Pod", **copy.deepcopy(pod),
+                      "metadata": {**pod["metadata"], "name": "p"}}) == []
+    (rendered_pod,) = rendered(copy.deepcopy(pod))
+    assert check_pod(rendered_pod) == []
+
+
+@pytest.mark.parametrize(("change", "path", "rule"), [case[1:] for case in POD_ONLY],
+                         ids=[case[0] for case in POD_ONLY])
+def test_a_pods_own_metadata_is_checked_only_in_a_pod(
+        change: Callable[[Pod], None], path: str, rule: str) -> None:
+    pod = base()
+    pod["metadata"]["name"] = "p"
+    change(pod)
+    found = [(p.path, p.rule) for p in check_pod({"apiVersion": "v1", "kind": "Pod", **pod})]
+    assert any(p == path and rule in r for p, r in found), found
+    assert check_pod_template(pod) == []
 
 
 @pytest.mark.parametrize(("change", "path", "rule"), [case[1:] for case in INVALID],

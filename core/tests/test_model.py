@@ -54,6 +54,45 @@ def test_pod_spec_accepts_client_model_and_dict_alike() -> None:
     assert from_model.pod_spec == from_dict.pod_spec
 
 
+def test_the_shipped_pod_schema_decides_which_fields_exist() -> None:
+    # workloadRef is in Kubernetes 1.35 (the client's models lack it); schedulingGroup is
+    # in the client's models, not in 1.35.
+    template = PodTemplate({"workloadRef": {"name": "train", "podGroup": "workers"}})
+    assert template.pod_spec["workloadRef"] == {"name": "train", "podGroup": "workers"}
+    with pytest.raises(InvalidPodSpecError) as error:
+        PodTemplate({"schedulingGroup": {"podGroupName": "g"}})
+    assert error.value.field == "spec.schedulingGroup"
+    from kubernetes.client import V1PodSchedulingGroup
+
+    with pytest.raises(InvalidPodSpecError):  # a client object is judged the same way
+        PodTemplate(V1PodSpec(containers=[V1Container(name="primary")],
+                              scheduling_group=V1PodSchedulingGroup(pod_group_name="g")))
+
+
+def test_the_installed_client_does_not_change_what_is_accepted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import kubernetes.client
+
+    # Were the client's models asked, a model without fields would refuse everything.
+    for name in ("V1PodSpec", "V1PodTemplateSpec", "V1Container", "V1Pod"):
+        monkeypatch.delattr(kubernetes.client, name)
+    template = PodTemplate({"containers": [{"name": "primary", "image": "x:1"}],
+                            "nodeSelector": {"a": "b"}})
+    assert template.pod_spec["nodeSelector"] == {"a": "b"}
+
+
+def test_one_env_name_rule_the_api_servers() -> None:
+    from podtemplate.model.apiserver._facts import env_name_ok as api_rule
+    from podtemplate.model.names import env_name_ok
+
+    assert env_name_ok is api_rule
+    for name in ("1BAD", "my.dotted-Name", "A B"):
+        assert env_name_ok(name)
+        task(name="t", env={name: "x"})(lambda: None)
+    for name in ("", "A=B", "caf\u00e9", "TAB\t"):
+        assert not env_name_ok(name)
+
+
 def test_unknown_field_names_its_path() -> None:
     with pytest.raises(InvalidPodSpecError) as error:
         PodTemplate({"containers": [{"name": "primary", "imagee": "x"}]})
@@ -173,6 +212,6 @@ def test_task_rejects_bad_definitions() -> None:
     with pytest.raises(DefinitionError):
         task(requests=Resources(gpu=1), limits=Resources(gpu=2))(lambda: None)
     with pytest.raises(InvalidNameError):
-        task(env={"1BAD": "x"})(lambda: None)
+        task(env={"A=B": "x"})(lambda: None)  # the API server's env name rule
     with pytest.raises(DefinitionError):
         task(command=["echo"])(lambda: None)

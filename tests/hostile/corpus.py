@@ -439,7 +439,7 @@ def module_cases() -> list[Case]:
         module("env-dict-value", one("image='a', env={'A': {'b': 1}}"), "env.A"),
         module("env-nan", one("image='a', env={'A': float('nan')}"), "env.A"),
         module("env-not-mapping", one("image='a', env=['A=1']"), "env"),
-        module("env-bad-name", one("image='a', env={'1A': 'x'}"), "1A"),
+        module("env-bad-name", one("image='a', env={'A=B': 'x'}"), "A=B"),
         module("env-int-ok", one("image='a', env={'A': 1, 'B': True, 'C': 1.5}"), "", exit=0),
         module("replicas-bool", header + "from podtemplate_dask import Dask\n@task(image='a', "
                "task_config=Dask(workers=Role(replicas=True)))\ndef one(): ...\n", "replicas"),

@@ -155,7 +155,7 @@ def test_inputs_are_not_mutated_and_copied_outputs_share_nothing() -> None:
     ({"args": ["a\x00b"]}, "args[0]", "NUL"),
     ({"command": []}, "command", "empty list"),
     ({"command": ["", "x"]}, "command[0]", "command[0] is empty"),
-    ({"env": {"1BAD": "x"}}, "env.1BAD", "not a valid environment variable name"),
+    ({"env": {"A=B": "x"}}, "env.A=B", "not a valid environment variable name"),
     ({"name": "bad name"}, "name", "task name 'bad name' is not valid"),
     ({"name": "tool\n"}, "name", "is not valid"),
 ])

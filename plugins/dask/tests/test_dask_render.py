@@ -401,18 +401,19 @@ def test_render_is_deterministic_and_leaves_inputs_alone(render_dask: Render) ->
 def test_a_volume_whose_only_source_the_crd_prunes_is_refused(plugin_manager: Any,
                                                               platform: Any) -> None:
     # The DaskJob CRD (Kubernetes 1.21) prunes an image volume's source: the pods the
-    # operator would create hold a volume with no source, which the API server refuses.
-    from podtemplate import ApiRuleError, render
+    # operator would create hold a volume with no source, which the API server turns
+    # into an empty emptyDir.
+    from podtemplate import DefinitionError, render
 
     template = PodTemplate({"volumes": [{"name": "model", "image": {"reference": "m:1"}}]})
 
     @task(image=IMAGE, pod_template=template, task_config=Dask())
     def with_model() -> None: ...
 
-    with pytest.raises(ApiRuleError) as caught:
+    with pytest.raises(DefinitionError) as caught:
         render(with_model, platform=platform, plugin_manager=plugin_manager)
     assert caught.value.field == "spec.volumes[model]"
-    assert "a volume has exactly one source" in caught.value.message
+    assert "prunes the only source" in caught.value.message
 
 
 def test_an_init_container_left_without_its_sidecar_policy_loses_its_probes(

@@ -134,14 +134,16 @@ APART: tuple[tuple[str, str, str], ...] = (
      "hostnameOverride cannot be combined with setHostnameAsFQDN"),
     ("spec.hostnameOverride", "spec.hostNetwork",
      "hostnameOverride cannot be set on a pod in the host network"),
-    ("spec.initContainers[probe-init].restartPolicyRules",
-     "spec.initContainers[probe-init].restartPolicy",
-     "restart rules apply to run-to-completion containers, and restartPolicy Always makes "
-     "the init container a sidecar"),
 )
 
 # Fields of the schema that no valid pod template can carry.
 NOT_PROBED: dict[str, str] = {
     "spec.ephemeralContainers": "the API server rejects ephemeral containers when a pod is "
     "created; they are added to a running pod (kubectl debug), never by a template",
+    "spec.workloadRef": "gated by GenericWorkload, alpha and off by default in Kubernetes "
+    "1.35: the API server drops it from every pod it creates",
+    "spec.initContainers[probe-init].restartPolicyRules": "restart rules need the init "
+    "container's restartPolicy Never or OnFailure, and the probe's init container is a "
+    "sidecar (restartPolicy Always), which may carry probes and hooks; rules are probed "
+    "on the regular containers",
 }

@@ -17,7 +17,6 @@ import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import metadata
 from itertools import count
 from typing import Any
 
@@ -199,25 +198,23 @@ def _raw_fields(gen: _Generator) -> list[tuple[str, Any]]:
     return fields
 
 
-def _client_rejects(path: str, value: Any) -> str | None:
-    """Why the strict kubernetes client models reject ``value`` at ``path``, if they do."""
-    from kubernetes.client import V1Container, V1PodSpec
-    from pydantic import ValidationError
+def _schema_rejects(path: str, value: Any) -> str | None:
+    """Why the shipped pod schema (the one authority on field names) refuses ``value``
+    at ``path``, if it does (a field of another Kubernetes release's schema)."""
+    from ..model.apiserver import check_keys_only
+    from ..schemas.source import shipped_pod_schema_source
 
     name = path.rsplit(".", 1)[-1]
-    try:
-        if path.startswith("metadata."):
-            return None
-        if "[" in path:
-            V1Container.model_validate({"name": "probe", name: value})
-        else:
-            V1PodSpec.model_validate({"containers": [], name: value})
-    except ValidationError as error:
-        first = error.errors()[0]
-        version = metadata.version("kubernetes")
-        return (f"the installed kubernetes client ({version}) rejects it "
-                f"({first['msg'].lower()} at {'.'.join(map(str, first['loc']))})")
-    return None
+    if path.startswith("metadata."):
+        return None
+    spec: dict[str, Any] = ({"containers": [{"name": "probe", name: value}]} if "[" in path
+                            else {"containers": [], name: value})
+    problems = check_keys_only({"spec": spec})
+    if not problems:
+        return None
+    version = shipped_pod_schema_source()["kubernetes_version"]
+    return (f"the shipped Kubernetes {version} pod schema refuses it ({problems[0].message} "
+            f"at {problems[0].path})")
 
 
 def _variant_of(path: str, placed: dict[str, int]) -> int:
@@ -269,7 +266,7 @@ def build_probe(source: SchemaSource) -> Probe:
     placed: dict[str, int] = {}
     gen = _Generator(source)
     for path, value in _raw_fields(gen):
-        reason = NOT_PROBED.get(path) or _client_rejects(path, value)
+        reason = NOT_PROBED.get(path) or _schema_rejects(path, value)
         if reason:
             not_probed[path] = reason
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 from decimal import Decimal
+from typing import TypeGuard
 
 from ..errors import InvalidNameError, InvalidQuantityError, brief
 
@@ -27,9 +28,6 @@ __all__ = [
 MAX_OBJECT_NAME = 63  # a DNS-1123 label: Services, labels and most operators need it
 _LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
 _SUBDOMAIN = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
-# Kubernetes accepts any printable ASCII but '=' for env var names; a POSIX shell name is
-# what a script can read back, so that is what we accept for task inputs.
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _LABEL_NAME = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$")
 # Suffixes of resource.Quantity: binary SI, decimal SI, or a decimal exponent.
 _QUANTITY = re.compile(
@@ -91,17 +89,23 @@ def to_dns1123(value: str) -> str:
     return name[:63].rstrip("-.")
 
 
-@functools.lru_cache(maxsize=4096)  # the same few names, on every task of a render
-def env_name_ok(value: str) -> bool:
-    return _ENV_NAME.fullmatch(value) is not None
+@functools.lru_cache(maxsize=8192)  # the same few names, on every pod of a render
+def _env_name(value: str) -> bool:
+    return value != "" and value.isascii() and value.isprintable() and "=" not in value
+
+
+def env_name_ok(value: object) -> TypeGuard[str]:
+    """The one env var name rule, the API server's: any printable ASCII but ``=``, not
+    empty (k8s validateEnvVarName, relaxed syntax on by default since Kubernetes 1.32)."""
+    return type(value) is str and _env_name(value)
 
 
 def check_env_name(value: str, *, what: str = "environment variable name",
                    field: str | None = None) -> str:
-    if not isinstance(value, str) or not env_name_ok(value):
+    if not env_name_ok(value):
         raise InvalidNameError(
             f"{what} {brief(value)} is not a valid environment variable name",
-            fix="use letters, digits and '_', not starting with a digit",
+            fix="use printable ASCII characters without '=' (e.g. LOG_LEVEL)",
             field=field,
         )
     return value

@@ -1,13 +1,15 @@
 """Pod specs at the boundary: normalise any accepted input to a camelCase dict once, and
-validate strictly with the kubernetes client's pydantic models (unknown fields forbidden)."""
+validate it strictly against the pod schema the package ships (unknown fields and wrong
+types refused) and the API server's pod rules.
+
+A ``kubernetes.client`` object (V1PodSpec, V1PodTemplateSpec...) is accepted as input and
+turned into a dict by the client's own serializer; the client's models never decide which
+fields exist (the shipped schema does: see ``_podcheck``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
-
-from pydantic import BaseModel, ValidationError
 
 from ..errors import ApiRuleError, InvalidPodSpecError
 from ..merge.engine import clean, duplicate_keys
@@ -19,7 +21,7 @@ __all__ = [
     "normalize_pod_spec",
     "validate_pod_spec",
     "validate_pod_template_spec",
-    "field_path",
+    "client_object_to_dict",
     "check_pod_spec",
     "raise_api_problems",
     "check_final_pods",
@@ -35,8 +37,8 @@ def normalize_pod_spec(value: Any, *, what: str = "pod_spec") -> dict[str, Any]:
     """Return a fresh camelCase dict for a dict, a kubernetes client model or None."""
     if value is None:
         return {}
-    if isinstance(value, BaseModel):
-        return value.model_dump(by_alias=True, exclude_none=True, mode="json")
+    if is_client_object(value):
+        return client_object_to_dict(value)
     if isinstance(value, Mapping):
         spec: dict[str, Any] = plain_copy(value)
         _quantities_as_text(spec)
@@ -46,6 +48,23 @@ def normalize_pod_spec(value: Any, *, what: str = "pod_spec") -> dict[str, Any]:
         f"{type(value).__name__}",
         fix="pass a camelCase dict, a V1PodSpec, or use PodTemplate.from_yaml(...)",
     )
+
+
+def is_client_object(value: Any) -> bool:
+    """Whether ``value`` is a model object of the ``kubernetes`` Python client."""
+    return type(value).__module__.startswith("kubernetes.client.models")
+
+
+def client_object_to_dict(value: Any) -> dict[str, Any]:
+    """A ``kubernetes.client`` model object as the JSON-shaped, camelCase dict the API
+    server would receive, by the client's own serializer (unset fields left out)."""
+    from kubernetes.client import ApiClient
+
+    data = ApiClient().sanitize_for_serialization(value)  # type: ignore[no-untyped-call]
+    if not isinstance(data, dict):
+        raise InvalidPodSpecError(f"a {type(value).__name__} is not an object",
+                                  fix="pass a V1PodSpec or a camelCase dict")
+    return data
 
 
 def _quantities_as_text(spec: dict[str, Any]) -> None:
@@ -66,88 +85,33 @@ def _quantities_as_text(spec: dict[str, Any]) -> None:
                 quantities[name] = check_quantity(value, field=f"{where}.{name}")
 
 
-def field_path(spec: Mapping[str, Any], loc: Sequence[int | str], root: str = "spec") -> str:
-    """Render a pydantic error location as a field path, naming list items by their
-    ``name`` where they have one: ``spec.containers[primary].ports[0].containerPort``."""
-    parts = [root] if root else []
-    node: Any = spec
-    text = ""
-    for step in loc:
-        if isinstance(step, int):
-            item = node[step] if isinstance(node, list) and step < len(node) else None
-            name = item.get("name") if isinstance(item, Mapping) else None
-            text += f"[{name}]" if isinstance(name, str) and name else f"[{step}]"
-            node = item
-        else:
-            text += f".{step}" if (text or parts) else str(step)
-            node = node.get(step) if isinstance(node, Mapping) else None
-    return (parts[0] if parts else "") + text
-
-
-@lru_cache(maxsize=1)
-def _models() -> tuple[type[BaseModel], type[BaseModel]]:
-    from kubernetes.client import V1PodSpec, V1PodTemplateSpec
-
-    return V1PodSpec, V1PodTemplateSpec
-
-
-def _raise_validation(error: ValidationError, data: Mapping[str, Any], root: str) -> None:
-    first = error.errors()[0]
-    path = field_path(data, first["loc"], root)
-    kind = first["type"]
-    if kind == "extra_forbidden":
-        message = f"unknown field '{first['loc'][-1]}'"
-        fix = "remove it or correct its spelling (fields are camelCase, as in YAML manifests)"
-    elif kind == "missing":
-        message = f"required field '{first['loc'][-1]}' is missing"
-        fix = "add it"
-    else:
-        message = f"{first['msg'].lower()} (got {first.get('input')!r})"
-        fix = "give a value of the type the Kubernetes API expects"
-    more = len(error.errors()) - 1
-    if more:
-        message += f" (and {more} more problem{'s' if more > 1 else ''})"
-    raise InvalidPodSpecError(message, fix=fix, field=path) from None
-
-
-def _raise_unknown_names(problems: Sequence[ApiProblem], *, root: str) -> None:
-    """Raise the first unknown field name, with the camelCase name meant when there is
-    one: the client models refuse a wrongly cased name (``NodeSelector``) without it."""
-    unknown = [problem for problem in problems if problem.message.startswith("unknown field")]
-    if unknown:
-        raise_api_problems(unknown, root=root)
-
-
 def validate_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
                       require_containers: bool = False) -> None:
-    """Strictly validate a PodSpec dict (directives and nulls removed first). A template
-    fragment may omit ``containers``; a final pod may not (``require_containers``)."""
+    """Strictly validate a PodSpec dict (directives and nulls removed first): field names
+    and types by the shipped pod schema, then names, quantities and the pod rules that
+    one layer decides. A template fragment may omit ``containers``; a final pod may not
+    (``require_containers``)."""
     data = clean(spec)
     if not require_containers:
         data.setdefault("containers", [])
-    try:
-        _models()[0].model_validate(data)
-    except ValidationError as error:
-        _raise_unknown_names(check_keys_only({"spec": data}), root=root)
-        _raise_validation(error, data, root)
+    _raise_keys(check_keys_only({"spec": data}, final=require_containers), root=root)
     check_pod_spec(data, root=root)
-    problems = check_fragment({"spec": data})
+    problems = check_fragment({"spec": data}, keys=False)
     if problems:
         raise_api_problems(problems, root=root)
 
 
 def validate_pod_template_spec(template: Mapping[str, Any], *, root: str = "") -> None:
-    """Strictly validate a full PodTemplateSpec (``metadata`` + ``spec``)."""
+    """Strictly validate a full PodTemplateSpec (``metadata`` + ``spec``): field names,
+    types and required fields by the shipped pod schema, names and quantities."""
     data = clean(template)
-    try:
-        _models()[1].model_validate(data)
-    except ValidationError as error:
-        _raise_unknown_names(check_keys_only(data, base=root), root="spec")
-        _raise_validation(error, data, root)
+    _raise_keys(check_keys_only(data, base=root, final=True), root="spec")
     check_pod_spec(data.get("spec") or {}, root=f"{root}.spec" if root else "spec")
-    problems = check_keys_only(data, base=root)
+
+
+def _raise_keys(problems: Sequence[ApiProblem], *, root: str) -> None:
     if problems:
-        raise_api_problems(problems)
+        raise_api_problems(problems, root=root)
 
 
 def check_final_pods(task: str, pods: Mapping[str, Mapping[str, Any]],

@@ -62,14 +62,11 @@ def _only_keys(document: Mapping[str, Any], allowed: tuple[str, ...], where: str
 
 @functools.lru_cache(maxsize=1)
 def _metadata_keys() -> tuple[str, ...]:
-    """The fields of ObjectMeta as they are written in YAML (camelCase)."""
-    from kubernetes.client import V1ObjectMeta
+    """The fields of ObjectMeta as they are written in YAML (camelCase), by the shipped
+    pod schema."""
+    from ._podcheck import pod_template_spec_table
 
-    keys = []
-    for name, field in V1ObjectMeta.model_fields.items():
-        choices = getattr(field.validation_alias, "choices", None)
-        keys.append(str(choices[0]) if choices else field.alias or name)
-    return tuple(sorted(keys))
+    return tuple(sorted(pod_template_spec_table()[1]["metadata"][1]))
 
 
 def _metadata(value: Any, field: str, source: str | None) -> Mapping[str, Any]:

@@ -348,7 +348,9 @@ def _check_metadata_map(mapping: Any, field: str, *, values: bool = False) -> di
                                fix="give a dict such as {'team': 'ml'}")
     out: dict[str, str] = {}
     for key, value in (mapping or {}).items():
-        check_label_key(key, field=f"{field}.{key}")
+        # an annotation key's case does not matter to the API server (labels' does)
+        check_label_key(key if values or not isinstance(key, str) else key.lower(),
+                        field=f"{field}.{key}")
         if not isinstance(value, str):
             raise InvalidNameError(f"value of {key!r} must be a string, not "
                                    f"{type(value).__name__}", fix="quote the value",

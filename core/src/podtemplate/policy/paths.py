@@ -10,12 +10,8 @@ from __future__ import annotations
 
 import functools
 import re
-import types
-import typing
 from collections.abc import Iterator, Mapping
 from typing import Any
-
-from pydantic import BaseModel
 
 from ..merge.engine import _tree
 from ..merge.rules import EMPTY, MAP, Node, key_of, render_key
@@ -96,40 +92,17 @@ def is_under(path: str, ancestor: str) -> bool:
 
 def unknown_field(pattern: str) -> str | None:
     """The first step of ``pattern`` that names no field of a PodTemplateSpec, or None
-    when every step exists (checked against the kubernetes client models)."""
-    from kubernetes.client import V1PodTemplateSpec
+    when every step exists (checked against the shipped pod schema)."""
+    from ..model._podcheck import pod_template_spec_table
 
-    annotation: Any = V1PodTemplateSpec
+    node = pod_template_spec_table()
     for kind, name in parse_path(pattern):
-        annotation = _unwrap(annotation)
-        origin = typing.get_origin(annotation)
-        if origin in (list, dict):
-            args = typing.get_args(annotation)
-            if origin is list and kind != "item":
+        if node[0] in ("list", "map"):
+            if node[0] == "list" and kind != "item":
                 return f"'{name}' (items of a list are named in brackets: [*] or [key])"
-            annotation = args[-1]
+            node = node[1]
             continue
-        fields = _model_fields(annotation)
-        if fields is None or kind != "field" or name not in fields:
+        if node[0] != "model" or kind != "field" or name not in node[1]:
             return f"'{name}'"
-        annotation = fields[name]
+        node = node[1][name]
     return None
-
-
-def _unwrap(annotation: Any) -> Any:
-    while True:
-        origin = typing.get_origin(annotation)
-        if origin is typing.Annotated:
-            annotation = typing.get_args(annotation)[0]
-        elif origin in (typing.Union, types.UnionType):
-            options = [a for a in typing.get_args(annotation) if a is not type(None)]
-            annotation = options[0]
-        else:
-            return annotation
-
-
-def _model_fields(annotation: Any) -> dict[str, Any] | None:
-    if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
-        return None
-    return {(f.serialization_alias or f.alias or n): f.annotation
-            for n, f in annotation.model_fields.items()}

@@ -124,7 +124,7 @@ class ConformanceSuite:
         _fail_on(crd_findings(conformance), "CRD violation(s)")
 
     def test_pods_validate(self, conformance: Kit) -> None:
-        _fail_on(pod_findings(conformance), "pod(s) rejected by the kubernetes client models")
+        _fail_on(pod_findings(conformance), "pod(s) the API server would refuse")
 
     def test_primary_container_first(self, conformance: Kit) -> None:
         _fail_on(shape_findings(conformance, "primary"), "primary container problem(s)")

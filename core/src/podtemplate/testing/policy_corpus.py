@@ -138,7 +138,9 @@ HOSTILE_CASES: tuple[HostileCase, ...] = (
                 "baseline", "seLinuxOptions",
                 "spec.containers[primary].securityContext.seLinuxOptions.role"),
     # -- /proc mount, seccomp, sysctls, Windows HostProcess
-    HostileCase("proc-unmasked", _primary({"procMount": "Unmasked"}), "baseline",
+    # (Unmasked needs the pod's own user namespace: the API server refuses it otherwise)
+    HostileCase("proc-unmasked", {**_primary({"procMount": "Unmasked"}), "hostUsers": False},
+                "baseline",
                 "procMount", "spec.containers[primary].securityContext.procMount"),
     HostileCase("seccomp-pod-unconfined",
                 {"securityContext": {"seccompProfile": {"type": "Unconfined"}}}, "baseline",

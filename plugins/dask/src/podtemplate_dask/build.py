@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from podtemplate import RenderContext, RoleSpec, Task, object_metadata
+from podtemplate import DefinitionError, RenderContext, RoleSpec, Task, object_metadata
 from podtemplate.plugin import copy_path, object_name
 
 from .config import SCHEDULER_PORTS, Dask, runner_restart_policy
@@ -58,7 +58,20 @@ def scheduler_service(cluster_name: str) -> dict[str, Any]:
 
 def _report_crd_unknown(task: Task, role: str, pod: dict[str, Any],
                         context: RenderContext) -> None:
-    for path in strip_unknown_fields(pod, role):
+    stripped = strip_unknown_fields(pod, role)
+    for volume in (pod.get("spec") or {}).get("volumes") or ():
+        # A volume left without a source would become an emptyDir (the API server
+        # defaults one before it validates): the data it named would silently be lost.
+        name = volume.get("name")
+        if list(volume) == ["name"] and any(p.startswith(f"spec.volumes[{name}].")
+                                            for p in stripped):
+            raise DefinitionError(
+                f"the DaskJob CRD's pod schema (Kubernetes 1.21) prunes the only source of "
+                f"volume {name!r}: the API server would make it an empty emptyDir",
+                task=task.name, role=role, field=f"spec.volumes[{name}]",
+                fix="use a volume source Kubernetes 1.21 has (a persistentVolumeClaim, "
+                "a configMap...) for Dask tasks")
+    for path in stripped:
         context.warn(_CRD_MESSAGE, task=task.name, role=role, field=path)
 
 

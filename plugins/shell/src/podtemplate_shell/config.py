@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, ClassVar
 
 from podtemplate import ConfigModel, DefinitionError
-from podtemplate.plugin import EnvValue, check_env_name, scalar_text
+from podtemplate.plugin import EnvValue, scalar_text
 from pydantic import BeforeValidator, Field
 
 __all__ = ["ShellConfig", "MAX_SCRIPT_BYTES", "normalize_inputs"]
@@ -78,7 +78,8 @@ def _refuse_flytekit_placeholders(script: str) -> None:
 def normalize_inputs(value: Mapping[str, EnvValue | None] | Sequence[str] | None
                      ) -> dict[str, str | None]:
     """Declared inputs as ``{NAME: default or None}``; a list of names declares inputs
-    without defaults. Each name must be a POSIX environment variable name."""
+    without defaults. Each name must be a shell variable name (which is also a Python
+    name: inputs are the task's parameters)."""
     if value is None:
         return {}
     if isinstance(value, str) or not isinstance(value, (Mapping, Sequence)):
@@ -95,7 +96,12 @@ def normalize_inputs(value: Mapping[str, EnvValue | None] | Sequence[str] | None
 
 
 def _check_input_name(name: Any) -> None:
-    check_env_name(name, what="input name", field=f"inputs.{name}")
+    # A script reads an input back as $NAME: a shell variable name, stricter than the
+    # env var names Kubernetes accepts (check_env_name).
+    if not isinstance(name, str) or not name.isascii() or not name.isidentifier():
+        raise DefinitionError(f"input name {name!r} is not a shell variable name",
+                              field=f"inputs.{name}",
+                              fix="use letters, digits and '_', not starting with a digit")
     if keyword.iskeyword(name):
         # Inputs are also the task's parameters, and `--input` names are Python names.
         raise DefinitionError(f"input name {name!r} is a reserved word", field=f"inputs.{name}",

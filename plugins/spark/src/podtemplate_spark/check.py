@@ -1,7 +1,7 @@
 """Render-time check of a SparkApplication: the CRD keeps ``spec.driver.template`` and
 ``spec.executor.template`` as unvalidated objects (``x-kubernetes-preserve-unknown-fields``)
 and the operator decodes them as a ``PodTemplateSpec``, silently dropping what it does not
-know. So each is validated strictly against the kubernetes client models: core did that
+know. So each is validated strictly against the shipped pod schema: core did that
 when it resolved the role's pod, and the build places that very dict, unchanged, as the
 template; any other template is validated here."""
 

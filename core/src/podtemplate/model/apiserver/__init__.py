@@ -33,12 +33,13 @@ _POD_TOP = frozenset({"apiVersion", "kind", "metadata", "spec", "status"})
 
 def _run(template: Mapping[str, Any], *, final: bool, keys: bool, named: bool = False,
          base: str = "", local: bool = True) -> list[ApiProblem]:
-    problems = Problems(final=final, local=local)
+    problems = Problems(final=final, local=local, pod=named)
     if keys:
         check_keys(problems, template, base)
     prefix = f"{base}." if base else ""
-    check_metadata(problems, f"{prefix}metadata", template.get("metadata"), named=named)
     spec = template.get("spec")
+    check_metadata(problems, f"{prefix}metadata", template.get("metadata"), named=named,
+                   spec=spec if isinstance(spec, dict) and final else None)
     if isinstance(spec, dict):
         check_spec(problems, spec, f"{prefix}spec")
     elif final:
@@ -78,7 +79,7 @@ def check_object_metadata(metadata: Any) -> list[ApiProblem]:
 def check_rules(template: Mapping[str, Any], *, named: bool = False,
                 local: bool = True) -> list[ApiProblem]:
     """The pod validation rules alone, for a final pod whose field names and types are
-    already known to be valid (render validates them with the client models).
+    already known to be valid (render checks them against the shipped pod schema).
 
     ``local=False`` is for a pod merged from layers that each passed
     :func:`check_fragment`: a value that breaks a rule on its own (an enumeration, a
@@ -105,9 +106,10 @@ def check_fragment(template: Mapping[str, Any], *, base: str = "",
     return _run(template, final=False, keys=keys, base=base)
 
 
-def check_keys_only(template: Mapping[str, Any], *, base: str = "") -> list[ApiProblem]:
-    """Field names and value types of a PodTemplateSpec alone (for a pod the client
-    models have validated: they accept snake_case names that the API server does not)."""
-    problems = Problems(final=False)
+def check_keys_only(template: Mapping[str, Any], *, base: str = "",
+                    final: bool = False) -> list[ApiProblem]:
+    """Field names and value types of a PodTemplateSpec alone, by the shipped pod schema;
+    ``final`` adds its required fields (a fragment may leave them to another layer)."""
+    problems = Problems(final=final)
     check_keys(problems, template, base)
     return list(problems)

@@ -27,7 +27,6 @@ from ._facts import (
     enum_rule,
     env_name_ok,
     int_in,
-    ip_ok,
     port_name_ok,
 )
 from ._handlers import PORT_NUMBER, check_lifecycle, check_probe
@@ -52,8 +51,6 @@ PROTOCOL = enum_rule("port protocol", PROTOCOLS, "validateContainerPorts")
 PORT_NAME = Rule("a port name is an IANA service name (at most 15 lowercase letters, digits "
                  "and '-', with a letter), unique in its container (k8s validateContainerPorts)",
                  "use a short lowercase name such as http or metrics, once per container")
-HOST_IP = Rule("a port's hostIP is an IP address (k8s validateContainerPorts)",
-               "give an IPv4 or IPv6 address")
 HOST_NETWORK_PORT = Rule("with hostNetwork, a hostPort equals its containerPort "
                          "(k8s validateHostNetwork)", "make hostPort equal containerPort")
 HOST_PORT_UNIQUE = Rule("a hostPort/protocol/hostIP is used once per pod "
@@ -75,6 +72,9 @@ RESOURCE_FIELD = Rule("an env resourceFieldRef names limits/requests of cpu, mem
 KEY_REF = Rule("a configMapKeyRef/secretKeyRef key is letters, digits, '-', '_' and '.' "
                "(k8s validateConfigMapKeySelector, validateSecretKeySelector)",
                "name an existing key")
+FILE_KEY_REF = Rule("an env fileKeyRef has a key (an env var name), a volumeName (a DNS-1123 "
+                   "label) and a path without '..' (k8s validateFileKeySelector)",
+                   "give key, volumeName and a relative path")
 ENV_FROM = Rule("an envFrom item has exactly one of configMapRef and secretRef, and a "
                 "prefix that is a valid env var name start (k8s validateEnvFrom)",
                 "split it into one item per source")
@@ -118,7 +118,9 @@ class PodFacts:
 
 def check_containers(problems: Problems, spec: Mapping[str, Any], base: str,
                      facts: PodFacts) -> None:
-    for list_name in ("initContainers", "containers", "ephemeralContainers"):
+    # in the server's order: a name repeated across lists is reported on the init or
+    # ephemeral container
+    for list_name in ("containers", "initContainers", "ephemeralContainers"):
         items = spec.get(list_name)
         if not isinstance(items, list):
             continue
@@ -165,9 +167,10 @@ Check = Callable[[Problems, str, Any, Mapping[str, Any], PodFacts, str], None]
 INIT_HOOK_FIELDS = ("lifecycle", "livenessProbe", "readinessProbe", "startupProbe")
 
 
-def _enum_check(key: str, values: frozenset[str], rule: Rule) -> Check:
+def _enum_check(key: str, values: frozenset[str], rule: Rule, *, empty: bool = True) -> Check:
+    """``empty``: "" is defaulted (k8s SetDefaults_Container), so it passes."""
     def check(problems: Problems, path: str, value: Any, *_: Any) -> None:
-        if value not in values:
+        if value not in values and not (empty and value == ""):
             problems.add(f"{path}.{key}", rule, f"{value!r} is not supported")
     return check
 
@@ -212,7 +215,7 @@ def _ports(problems: Problems, path: str, ports: Any, _: Any, facts: PodFacts,
             if not int_in(host, 1, PORT_MAX):
                 problems.add(f"{item_path(ports_at, index, port)}.hostPort",
                              HOST_PORT, f"{host!r} is out of range")
-            elif facts.host_network and host != number:
+            elif facts.host_network and regular and host != number:
                 problems.add(f"{item_path(ports_at, index, port)}.hostPort", HOST_NETWORK_PORT,
                              f"hostPort {host} with containerPort {number!r}")
             elif regular:
@@ -222,7 +225,7 @@ def _ports(problems: Problems, path: str, ports: Any, _: Any, facts: PodFacts,
                                  HOST_PORT_UNIQUE, f"{host} is repeated")
                 facts.host_ports.add(key)
         protocol = port.get("protocol")
-        if protocol is not None and protocol not in PROTOCOLS:
+        if protocol not in (None, "") and protocol not in PROTOCOLS:  # "" is TCP
             problems.add(f"{item_path(ports_at, index, port)}.protocol",
                          PROTOCOL, f"{protocol!r} is not supported")
         name = port.get("name")
@@ -231,10 +234,6 @@ def _ports(problems: Problems, path: str, ports: Any, _: Any, facts: PodFacts,
                 problems.add(f"{item_path(ports_at, index, port)}.name",
                              PORT_NAME, f"{name!r} is not valid or repeated")
             names.add(name)
-        host_ip = port.get("hostIP")
-        if host_ip and not ip_ok(host_ip):
-            problems.add(f"{item_path(ports_at, index, port)}.hostIP",
-                         HOST_IP, f"{host_ip!r} is not an IP address")
 
 
 def check_env(problems: Problems, path: str, env: Any) -> None:
@@ -279,6 +278,12 @@ def _env_source(problems: Problems, where: str, kind: str, ref: Any) -> None:
                 type(resource) is str and resource.startswith(("limits.hugepages-",
                                                               "requests.hugepages-"))):
             problems.add(f"{where}.resource", RESOURCE_FIELD, f"{resource!r} is not supported")
+    elif kind == "fileKeyRef":
+        key, volume, file = ref.get("key"), ref.get("volumeName"), ref.get("path")
+        if not env_name_ok(key) or not dns_label_ok(volume) or type(file) is not str \
+                or not file or ".." in file.split("/"):
+            problems.add(where, FILE_KEY_REF, f"key {key!r}, volumeName {volume!r}, "
+                         f"path {file!r}")
     elif kind in ("configMapKeyRef", "secretKeyRef"):
         key = ref.get("key")
         if type(key) is not str or len(key) > 253 or CONFIG_KEY.fullmatch(key) is None:
@@ -391,7 +396,8 @@ _FIELDS: dict[str, Check] = {
     "imagePullPolicy": _enum_check("imagePullPolicy", PULL_POLICIES, PULL_POLICY),
     "terminationMessagePolicy": _enum_check("terminationMessagePolicy",
                                             TERMINATION_MESSAGE_POLICIES, MESSAGE_POLICY),
-    "restartPolicy": _enum_check("restartPolicy", RESTART_POLICIES, RESTART_POLICY),
+    "restartPolicy": _enum_check("restartPolicy", RESTART_POLICIES, RESTART_POLICY,
+                                 empty=False),
     "ports": _ports,
     "env": _env,
     "envFrom": _env_from,

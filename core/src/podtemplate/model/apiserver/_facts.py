@@ -14,6 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import TypeGuard
 
+# the one env var name rule lives in ``model.names``
+from ..names import env_name_ok as env_name_ok
+
 INT32_MAX = 2**31 - 1
 PORT_MAX = 65535
 FILE_MODE_MAX = 0o777
@@ -140,11 +143,6 @@ def label_value(value: str) -> bool:
 
 
 @_cached
-def _env_name(value: str) -> bool:
-    return value != "" and value.isascii() and value.isprintable() and "=" not in value
-
-
-@_cached
 def _port_name(value: str) -> bool:
     return (len(value) <= 15 and PORT_NAME.fullmatch(value) is not None and "--" not in value
             and PORT_NAME_LETTER.search(value) is not None)
@@ -165,11 +163,6 @@ def qualified_name_ok(value: object) -> TypeGuard[str]:
 
 def label_value_ok(value: object) -> TypeGuard[str]:
     return type(value) is str and label_value(value)
-
-
-def env_name_ok(value: object) -> TypeGuard[str]:
-    """Any printable ASCII but ``=`` (the relaxed env var name syntax of Kubernetes 1.34+)."""
-    return type(value) is str and _env_name(value)
 
 
 def port_name_ok(value: object) -> TypeGuard[str]:

@@ -67,7 +67,9 @@ from ._facts import (
     port_name_ok,
     qualified_name,
 )
+from ._meta import special_annotation
 from ._pod import POD_FIELD_CHECKS, SUBDOMAIN_FIELDS, check_pod_field, pod_facts
+from ._relations import needs_relations
 from ._report import Problems
 from ._resources import resources_known_good
 from ._scheduling import toleration_good
@@ -87,6 +89,8 @@ def surely_valid(template: Mapping[str, Any], known: Known) -> bool:
             "ephemeralContainers"):
         return False
     try:
+        if needs_relations(spec):  # rules across fields that no judge below reads
+            return False
         if not _metadata_valid(template.get("metadata"), known):
             return False
         pod = _Pod(spec, known)
@@ -141,8 +145,8 @@ def _keys_valid(mapping: dict[Any, Any], known: Known) -> bool:
     key = (_QUALIFIED, *mapping)
     if key in known:
         return True
-    if not all(map(qualified_name, mapping)):
-        return False
+    if not all(map(qualified_name, mapping)) or any(map(special_annotation, mapping)):
+        return False  # (an annotation the API server reads is checked the plain way)
     known[key] = True
     return True
 
@@ -237,12 +241,11 @@ _NAMING = {kind: NAMED_FIELDS[kind] for kind in ("secret", "configMap", "persist
 
 
 def _empty_dir_valid(source: Any) -> bool:
-    # What the plain rules read of an emptyDir: its medium and its sizeLimit.
+    # What the plain rules read of an emptyDir: its sizeLimit.
     if type(source) is not dict:
         return False
     size = source.get("sizeLimit")
-    return source.get("medium") in (None, "", "Memory", "HugePages") and (
-        size is None or (type(size) is str and quantity_ok(size)))
+    return size is None or (type(size) is str and quantity_ok(size))
 
 
 def _volume_valid(volume: dict[str, Any], known: Known) -> bool:

@@ -115,7 +115,8 @@ def check_probe(problems: Problems, path: str, probe: Any, kind: str, grace: int
         if value is not None and not int_in(value, 0, INT32_MAX):
             problems.add(f"{path}.{name}", NON_NEGATIVE_INT32, f"{value!r} is out of range")
     success = probe.get("successThreshold")
-    if kind != "readiness" and success is not None and success != 1:
+    # 0 is defaulted to 1 before validation (k8s SetDefaults_Probe)
+    if kind != "readiness" and success is not None and success not in (0, 1):
         problems.add(f"{path}.successThreshold", SUCCESS_ONE, f"{success!r} is not 1")
     probe_grace = probe.get("terminationGracePeriodSeconds")
     if probe_grace is not None:

@@ -1,8 +1,9 @@
 """Field names and value types: a pod is written with the API's camelCase names.
 
-The kubernetes client models also accept their Python attribute names (``node_selector``),
-and a dict would then be emitted with a key the API server does not know. This walk
-follows the table that ``_podcheck`` builds once from the client models.
+The names, types and required fields come from the pod schema the package ships, the one
+authority on field names (the table ``_podcheck`` builds once from it); a Python
+attribute name (``node_selector``) or a wrongly cased one is reported with the camelCase
+name meant.
 """
 
 from __future__ import annotations

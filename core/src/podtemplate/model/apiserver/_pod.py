@@ -25,6 +25,8 @@ from ._facts import (
     ip_ok,
     qualified_name_ok,
 )
+from ._meta import check_object_fields, check_pod_annotations
+from ._relations import check_relations, needs_relations
 from ._report import Problems, item_path
 from ._resources import check_quantity_map, check_resources
 from ._scheduling import (
@@ -76,13 +78,19 @@ RESOURCE_CLAIM = Rule("a pod resourceClaim has a DNS-1123 label name, unique, an
 ANNOTATIONS_SIZE = Rule(f"annotations total at most {ANNOTATIONS_MAX_BYTES} bytes (256 KiB), "
                         "keys and values together (k8s ValidateAnnotationsSize)",
                         "move large data to a ConfigMap")
+GATED_NODE = Rule("a new Pod is not bound to a node (nodeName) while it has scheduling gates "
+                  "(k8s ValidatePodCreate)", "drop nodeName or the scheduling gates")
 OBJECT_NAME = Rule("an object's name is a DNS-1123 subdomain, its namespace a DNS-1123 label "
                    "(k8s ValidateObjectMeta)", "use lowercase letters, digits and '-'")
+# schedulerName is free-form: the API server does not check it.
 SUBDOMAIN_FIELDS = ("serviceAccountName", "serviceAccount", "nodeName", "priorityClassName",
-               "runtimeClassName", "schedulerName")
+                    "runtimeClassName")
 
 
-def check_metadata(problems: Problems, path: str, metadata: Any, *, named: bool) -> None:
+def check_metadata(problems: Problems, path: str, metadata: Any, *, named: bool,
+                   spec: Mapping[str, Any] | None = None) -> None:
+    """Labels and annotations; the annotations the API server reads of a pod (with its
+    ``spec``); and for a stored object (``named``) its name and what goes with it."""
     if not isinstance(metadata, dict):
         metadata = {}
     check_labels(problems, f"{path}.labels", metadata.get("labels"))
@@ -92,6 +100,8 @@ def check_metadata(problems: Problems, path: str, metadata: Any, *, named: bool)
         size = _annotations_size(annotations)
         if size > ANNOTATIONS_MAX_BYTES:
             problems.add(f"{path}.annotations", ANNOTATIONS_SIZE, f"{size} bytes")
+        if spec is not None:
+            check_pod_annotations(problems, f"{path}.annotations", annotations, spec)
     if named:
         name = metadata.get("name")
         if not dns_subdomain_ok(name) and not metadata.get("generateName"):
@@ -100,6 +110,7 @@ def check_metadata(problems: Problems, path: str, metadata: Any, *, named: bool)
         namespace = metadata.get("namespace")
         if namespace is not None and not dns_label_ok(namespace):
             problems.add(f"{path}.namespace", OBJECT_NAME, f"{namespace!r} is not valid")
+        check_object_fields(problems, path, metadata)
 
 
 def _annotations_size(annotations: dict[Any, Any]) -> int:
@@ -120,6 +131,10 @@ def check_spec(problems: Problems, spec: Mapping[str, Any], base: str) -> None:
         problems.add(f"{base}.containers", CONTAINERS, "no containers")
     check_containers(problems, spec, base, pod_facts(spec, volumes))
     check_pod_fields(problems, spec, base)
+    if needs_relations(spec):
+        check_relations(problems, spec, base)
+    if problems.pod and spec.get("nodeName") and spec.get("schedulingGates"):
+        problems.add(f"{base}.nodeName", GATED_NODE, "with scheduling gates")
 
 
 def pod_facts(spec: Mapping[str, Any], volumes: dict[str, Mapping[str, Any]]) -> PodFacts:
@@ -158,7 +173,7 @@ SpecCheck = Callable[[Problems, str, Any, Mapping[str, Any]], None]
 
 def _enum(key: str, values: frozenset[str], rule: Rule) -> SpecCheck:
     def check(problems: Problems, base: str, value: Any, _: Any) -> None:
-        if value not in values:
+        if value not in values and value != "":  # "" is defaulted (k8s SetDefaults_PodSpec)
             problems.add(f"{base}.{key}", rule, f"{value!r} is not supported")
     return check
 
@@ -190,9 +205,10 @@ def _os(problems: Problems, base: str, value: Any, _: Any) -> None:
 
 
 def _host_users(problems: Problems, base: str, value: Any, spec: Mapping[str, Any]) -> None:
-    if value is False and (spec.get("hostNetwork") or spec.get("hostPID")
-                           or spec.get("hostIPC")):
-        problems.add(f"{base}.hostUsers", HOST_NAMESPACES, "false with a host namespace")
+    if value is False:
+        for key in ("hostNetwork", "hostPID", "hostIPC"):
+            if spec.get(key):  # reported where the server reports it: the host field
+                problems.add(f"{base}.{key}", HOST_NAMESPACES, "with hostUsers: false")
 
 
 def _share_process(problems: Problems, base: str, value: Any,
@@ -215,7 +231,7 @@ def _pod_resources(problems: Problems, base: str, value: Any, _: Any) -> None:
 
 
 def _dns_policy(problems: Problems, base: str, value: Any, spec: Mapping[str, Any]) -> None:
-    if value not in DNS_POLICIES:
+    if value not in DNS_POLICIES and value != "":  # "" is defaulted to ClusterFirst
         problems.add(f"{base}.dnsPolicy", DNS_POLICY, f"{value!r} is not supported")
     config = spec.get("dnsConfig")
     if value == "None" and problems.final and not (
@@ -230,12 +246,19 @@ def _dns_config(problems: Problems, base: str, config: Any, _: Any) -> None:
     searches = config.get("searches") or []
     bad = (len(servers) > DNS_NAMESERVERS_MAX or len(searches) > DNS_SEARCHES_MAX
            or not all(ip_ok(s) for s in servers)
-           or not all(type(s) is str and dns_subdomain_ok(s.removesuffix(".")) for s in searches)
-           or sum(len(s) for s in searches if type(s) is str) > DNS_SEARCH_CHARS_MAX
+           or not all(type(s) is str and _search_ok(s) for s in searches)
+           or sum(len(s) for s in searches if type(s) is str) + len(searches) - 1
+           > DNS_SEARCH_CHARS_MAX
            or not all(isinstance(o, dict) and o.get("name") for o in
                       config.get("options") or ()))
     if bad:
         problems.add(f"{base}.dnsConfig", DNS_CONFIG, "nameservers, searches or options")
+
+
+def _search_ok(search: str) -> bool:
+    """A DNS search name: ``.``, or a DNS-1123 subdomain that may hold ``_`` and end with
+    a dot (k8s validatePodDNSConfig, relaxed search validation, on by default since 1.33)."""
+    return search == "." or dns_subdomain_ok(search.removesuffix(".").replace("_", "a"))
 
 
 def _host_aliases(problems: Problems, base: str, value: Any, _: Any) -> None:

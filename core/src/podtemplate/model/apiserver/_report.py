@@ -34,14 +34,17 @@ class Problems(list[ApiProblem]):
     """The problems found so far; ``final`` says the pod is complete (not a fragment);
     ``local=False`` leaves out the rules that one value alone decides (an enumeration, a
     range, a name's syntax): for a pod merged from layers that each passed them, only the
-    rules that relate values (which may come from different layers) can still fail."""
+    rules that relate values (which may come from different layers) can still fail;
+    ``pod`` says the pod is a ``kind: Pod`` (the API server defaults some fields of a Pod
+    that it leaves alone in a PodTemplate)."""
 
-    __slots__ = ("final", "local")
+    __slots__ = ("final", "local", "pod")
 
-    def __init__(self, *, final: bool, local: bool = True) -> None:
+    def __init__(self, *, final: bool, local: bool = True, pod: bool = False) -> None:
         super().__init__()
         self.final = final
         self.local = local
+        self.pod = pod  # a kind: Pod, whose container requests default to its limits
 
     def add(self, path: str, rule: Rule, message: str, fix: str | None = None) -> None:
         self.append(ApiProblem(path, rule.cite, message, fix or rule.fix))

@@ -137,8 +137,8 @@ def check_resources(problems: Problems, path: str, resources: Any, *,
         where = f"{path}.requests.{name}"
         raw = resources["requests"][name]
         if limit is None:
-            if fixed:
-                problems.add(where, LIMIT_REQUIRED, f"{name} is requested ({raw!r}) "
+            if fixed:  # reported where the server reports it: the missing limit
+                problems.add(f"{path}.limits", LIMIT_REQUIRED, f"{name} is requested ({raw!r}) "
                              "without a limit")
         elif request > limit:
             problems.add(where, REQUEST_LE_LIMIT, f"request {raw!r} is above the limit "

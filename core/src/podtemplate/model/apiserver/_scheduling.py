@@ -62,6 +62,8 @@ MIN_DOMAINS = Rule("minDomains is > 0 and only with whenUnsatisfiable DoNotSched
                    "(k8s validateMinDomains)", "remove minDomains or use DoNotSchedule")
 INCLUSION = enum_rule("nodeAffinityPolicy and nodeTaintsPolicy", INCLUSION_POLICIES,
                       "validateNodeInclusionPolicy")
+SPREAD_KEY = Rule("a topology spread constraint has a topologyKey "
+                  "(k8s ValidateTopologyKey)", "set topologyKey, e.g. kubernetes.io/hostname")
 SPREAD_UNIQUE = Rule("a topologyKey/whenUnsatisfiable pair is given once "
                      "(k8s validateTopologySpreadConstraints)", "merge the two constraints")
 
@@ -72,7 +74,8 @@ def check_labels(problems: Problems, path: str, labels: Any, *, values: bool = T
     for key, value in labels.items():
         if values and type(key) is str and type(value) is str and _label_ok(key, value):
             continue
-        if not qualified_name_ok(key):
+        # an annotation key's case does not matter (k8s ValidateAnnotations)
+        if not qualified_name_ok(key if values or type(key) is not str else key.lower()):
             problems.add(f"{path}.{key}", LABEL_KEY, f"{key!r} is not a valid key")
         elif values and not label_value_ok(value):
             problems.add(f"{path}.{key}", LABEL_VALUE, f"{value!r} is not a valid label value")
@@ -103,7 +106,7 @@ def _toleration(problems: Problems, where: str, toleration: dict[str, Any]) -> N
     if operator not in (None, "") and operator not in TOLERATION_OPERATORS:
         problems.add(f"{where}.operator", OPERATOR, f"{operator!r} is not supported")
     elif operator == "Exists" and value:
-        problems.add(f"{where}.value", EXISTS_VALUE, f"value {value!r} with Exists")
+        problems.add(f"{where}.operator", EXISTS_VALUE, f"value {value!r} with Exists")
     elif not key and operator != "Exists":
         problems.add(f"{where}.operator", EMPTY_KEY, f"no key, operator {operator!r}")
     elif operator != "Exists" and value and not label_value_ok(value):
@@ -111,7 +114,7 @@ def _toleration(problems: Problems, where: str, toleration: dict[str, Any]) -> N
     if effect not in (None, "") and effect not in TAINT_EFFECTS:
         problems.add(f"{where}.effect", EFFECT, f"{effect!r} is not supported")
     elif toleration.get("tolerationSeconds") is not None and effect != "NoExecute":
-        problems.add(f"{where}.tolerationSeconds", SECONDS, f"effect {effect!r}")
+        problems.add(f"{where}.effect", SECONDS, f"effect {effect!r} with tolerationSeconds")
 
 
 toleration_good = remembered(_toleration)
@@ -223,8 +226,8 @@ def check_topology_spread(problems: Problems, path: str, constraints: Any) -> No
         if not int_in(skew, 1, INT32_MAX):
             problems.add(f"{where}.maxSkew", MAX_SKEW, f"{skew!r} is not positive")
         key = constraint.get("topologyKey")
-        if not qualified_name_ok(key):
-            problems.add(f"{where}.topologyKey", LABEL_KEY, f"{key!r} is not a valid key")
+        if not key or type(key) is not str:  # any non-empty key (k8s ValidateTopologyKey)
+            problems.add(f"{where}.topologyKey", SPREAD_KEY, f"{key!r} is empty")
         when = constraint.get("whenUnsatisfiable")
         if when not in UNSATISFIABLE:
             problems.add(f"{where}.whenUnsatisfiable", UNSATISFIABLE_RULE,

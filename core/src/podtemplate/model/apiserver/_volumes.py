@@ -18,6 +18,7 @@ from ._facts import (
     Rule,
     descending_path_ok,
     dns_label_ok,
+    dns_subdomain_ok,
     enum_rule,
     int_in,
 )
@@ -35,8 +36,6 @@ REQUIRED = Rule("a volume source names what it mounts (secretName, configMap nam
                 "claimName, hostPath path, csi driver, nfs server and path, image reference...) "
                 "(k8s validateVolumeSource)", "name the object or path to mount")
 HOST_PATH_TYPE = enum_rule("hostPath.type", HOST_PATH_TYPES, "validateHostPathType")
-MEDIUM = Rule("emptyDir.medium is '', Memory, HugePages or HugePages-<size> "
-              "(k8s validateEmptyDirVolumeSource)", "use Memory or leave it empty")
 FILE_MODE = Rule("a file mode is between 0 and 0777 (octal) (k8s validateKeyToPath)",
                  "give a mode such as 0644 (420 in decimal)")
 ITEM_PATH = Rule("an item has a key and a relative path without '..' (k8s validateKeyToPath)",
@@ -53,6 +52,12 @@ DOWNWARD = Rule("a downwardAPI item has one of fieldRef (metadata.name, metadata
 CSI_DRIVER_NAME = Rule("a csi driver name is at most 63 letters, digits, '-', '_' and '.' "
                        "(k8s validateCSIDriverName)", "use the driver's registered name")
 ABSOLUTE = Rule("an nfs path is absolute (k8s validateNFSVolumeSource)", "start it with '/'")
+CLAIM_TEMPLATE = Rule(
+    "an ephemeral volume has a volumeClaimTemplate whose metadata holds only labels and "
+    "annotations, with accessModes (ReadWriteOnce, ReadOnlyMany, ReadWriteMany or "
+    "ReadWriteOncePod alone) and a storage request > 0 (k8s validateEphemeralVolumeSource)",
+    "give accessModes: [ReadWriteOnce] and resources.requests.storage, e.g. 1Gi")
+ACCESS_MODES = frozenset({"ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod"})
 IMAGE_PULL = enum_rule("image.pullPolicy", PULL_POLICIES, "validateImageVolumeSource")
 # Sources that are fine when they name their object and set nothing else (the usual case).
 _PLAIN = frozenset({"secret", "configMap", "persistentVolumeClaim", "emptyDir"})
@@ -63,44 +68,46 @@ NAMED_FIELDS = {"secret": "secretName", "configMap": "name", "persistentVolumeCl
 
 def check_volumes(problems: Problems, spec: Mapping[str, Any], base: str
                   ) -> dict[str, Mapping[str, Any]]:
-    """Check ``spec.volumes``; return the volumes by name (for mounts and devices)."""
+    """Check ``spec.volumes``; return the valid volumes by name (for mounts and devices).
+
+    As the API server does (k8s ValidateVolumes), a volume with a problem is left out:
+    a later volume of its name is no duplicate, and a mount of it names no volume."""
     by_name: dict[str, Mapping[str, Any]] = {}
     for index, volume in enumerate(spec.get("volumes") or ()):
         if not isinstance(volume, dict):
             continue
+        before = len(problems)
+        _check_source(problems, volume, item_path(f"{base}.volumes", index, volume))
         name = volume.get("name")
         if not dns_label_ok(name) or name in by_name:
             problems.add(f"{item_path(f'{base}.volumes', index, volume)}.name", VOLUME_NAME,
                          f"{name!r} is not valid or repeated")
-        else:
+        if len(problems) == before and type(name) is str:
             by_name[name] = volume
-        sources = [key for key in volume if key in VOLUME_SOURCES and volume[key] is not None]
-        if len(sources) != 1:
-            if len(sources) > 1 or problems.final:
-                problems.add(item_path(f"{base}.volumes", index, volume), ONE_SOURCE,
-                             f"{len(sources)} sources"
-                             + (f" ({', '.join(sources)})" if sources else ""))
-        elif not problems.local:
-            # Each field of the source came from some layer that passed the local rules;
-            # only the presence of what it must name relates the layers.
-            required = NAMED_FIELDS.get(sources[0])
-            source = volume[sources[0]]
-            if required and problems.final and isinstance(source, dict) \
-                    and not source.get(required):
-                problems.add(f"{item_path(f'{base}.volumes', index, volume)}.{sources[0]}."
-                             f"{required}", REQUIRED, f"{required} is missing")
-            continue
-        elif sources[0] not in _PLAIN:
-            path = item_path(f"{base}.volumes", index, volume)
-            for source in sources:
-                _source(problems, f"{path}.{source}", source, volume[source])
-            continue
-        for source in sources:
-            if source in _PLAIN and not plain_source_ok(volume[source], NAMED_FIELDS.get(source),
-                                                  problems.final):
-                path = item_path(f"{base}.volumes", index, volume)
-                _source(problems, f"{path}.{source}", source, volume[source])
     return by_name
+
+
+def _check_source(problems: Problems, volume: Mapping[str, Any], path: str) -> None:
+    sources = [key for key in volume if key in VOLUME_SOURCES and volume[key] is not None]
+    if len(sources) != 1:
+        # No source at all is an emptyDir: the API server defaults it before it
+        # validates (k8s SetDefaults_Volume).
+        if len(sources) > 1:
+            problems.add(path, ONE_SOURCE, f"{len(sources)} sources ({', '.join(sources)})")
+    elif sources[0] == "ephemeral":
+        if problems.final:
+            _ephemeral(problems, f"{path}.ephemeral", volume["ephemeral"])
+    elif not problems.local:
+        # Each field of the source came from some layer that passed the local rules;
+        # only the presence of what it must name relates the layers.
+        required = NAMED_FIELDS.get(sources[0])
+        source = volume[sources[0]]
+        if required and problems.final and isinstance(source, dict) \
+                and not source.get(required):
+            problems.add(f"{path}.{sources[0]}.{required}", REQUIRED, f"{required} is missing")
+    elif sources[0] not in _PLAIN or not plain_source_ok(
+            volume[sources[0]], NAMED_FIELDS.get(sources[0]), problems.final):
+        _source(problems, f"{path}.{sources[0]}", sources[0], volume[sources[0]])
 
 
 def plain_source_ok(source: Any, required: str | None, final: bool) -> bool:
@@ -129,10 +136,7 @@ def _source(problems: Problems, path: str, kind: str, source: Any) -> None:
         if kind_of is not None and kind_of not in HOST_PATH_TYPES:
             problems.add(f"{path}.type", HOST_PATH_TYPE, f"{kind_of!r} is not supported")
     elif kind == "emptyDir":
-        medium = source.get("medium")
-        if medium not in (None, "", "Memory", "HugePages") and not (
-                type(medium) is str and medium.startswith("HugePages-")):
-            problems.add(f"{path}.medium", MEDIUM, f"{medium!r} is not supported")
+        # medium is free-form to the API server (the kubelet reads it)
         if source.get("sizeLimit") is not None:
             quantity_value(problems, f"{path}.sizeLimit", source["sizeLimit"])
     elif kind == "downwardAPI":
@@ -154,6 +158,46 @@ def _source(problems: Problems, path: str, kind: str, source: Any) -> None:
         policy = source.get("pullPolicy")
         if policy is not None and policy not in PULL_POLICIES:
             problems.add(f"{path}.pullPolicy", IMAGE_PULL, f"{policy!r} is not supported")
+
+
+def _ephemeral(problems: Problems, path: str, source: Any) -> None:
+    """An ephemeral volume's claim template (k8s validateEphemeralVolumeSource): labels
+    and annotations only in its metadata, access modes and a positive storage request."""
+    if not isinstance(source, dict):
+        return
+    template = source.get("volumeClaimTemplate")
+    if not isinstance(template, dict):
+        problems.add(f"{path}.volumeClaimTemplate", CLAIM_TEMPLATE, "no volumeClaimTemplate")
+        return
+    path = f"{path}.volumeClaimTemplate"
+    metadata = template.get("metadata")
+    if isinstance(metadata, dict):
+        for key, value in metadata.items():
+            if key not in ("labels", "annotations") and value not in (None, "", [], {}):
+                problems.add(f"{path}.metadata.{key}", CLAIM_TEMPLATE, f"{key} is set")
+    spec = template.get("spec")
+    spec = spec if isinstance(spec, dict) else {}
+    modes = spec.get("accessModes") or []
+    if not modes or any(mode not in ACCESS_MODES for mode in modes) or (
+            "ReadWriteOncePod" in modes and len(set(modes)) > 1):
+        problems.add(f"{path}.spec.accessModes", CLAIM_TEMPLATE, f"{modes!r}")
+    requests = (spec.get("resources") or {}).get("requests") or {}
+    storage = requests.get("storage") if isinstance(requests, dict) else None
+    if storage is None or not _positive(storage):
+        problems.add(f"{path}.spec.resources[storage]", CLAIM_TEMPLATE,
+                     f"storage request {storage!r}")
+    mode = spec.get("volumeMode")
+    if mode is not None and mode not in ("Block", "Filesystem"):
+        problems.add(f"{path}.spec.volumeMode", CLAIM_TEMPLATE, f"{mode!r} is not supported")
+    storage_class = spec.get("storageClassName")
+    if storage_class and not dns_subdomain_ok(storage_class):
+        problems.add(f"{path}.spec.storageClassName", CLAIM_TEMPLATE, f"{storage_class!r}")
+
+
+def _positive(value: Any) -> bool:
+    trial = Problems(final=True)
+    number = quantity_value(trial, "", value)
+    return not trial and number is not None and number > 0
 
 
 def _mode(problems: Problems, path: str, mode: Any) -> None:
