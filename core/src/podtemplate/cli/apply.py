@@ -7,12 +7,8 @@ from typing import Any
 
 import click
 
-from ..inputs import parse_input_pairs
-from ..platform import load_platform
-from ..render import make_context, render_all
 from .guard import clean_errors, debug_option
 from .options import render_inputs
-from .targets import collect_tasks
 
 __all__ = ["apply_command"]
 
@@ -50,6 +46,10 @@ def _apply(targets: tuple[str, ...], platform_file: str | None, templates: str |
            kube_context: str | None) -> None:
     from ..cluster.apply import apply_manifests, apply_order, object_ref
     from ..cluster.session import default_namespace, open_cluster
+    from ..inputs import parse_input_pairs
+    from ..platform import load_platform
+    from ..render import make_context, render_all
+    from .targets import collect_tasks
 
     platform = load_platform(platform_file, templates=templates, namespace=namespace,
                              kubeconfig=kubeconfig, context=kube_context)

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 import click
 
 from .guard import clean_errors, debug_option
-from .validate_server import server_problems
 
 if TYPE_CHECKING:
     import pluggy
@@ -60,6 +59,7 @@ def _validate(files: tuple[str, ...], platform_file: str | None, server: bool = 
     api_client, namespace = None, "default"
     if server:
         from ..cluster import connect, context_namespace
+        from .validate_server import server_problems
 
         api_client = connect(kubeconfig, context)
         namespace = context_namespace(kubeconfig, context)
