@@ -86,15 +86,9 @@ def add_system_metadata(pod: dict[str, Any], task: Task, role: str, primary: str
 
 def copy_path(root: dict[str, Any], *path: str | int) -> Any:
     """The object at ``path`` inside ``root``, made safe to change: each dict or list on
-    the way (``root`` itself excepted) is replaced in its parent by a shallow copy.
-
-    A resolved pod shares read-only subtrees with the templates it was folded from
-    (copy-on-write): its root, ``metadata`` and ``spec`` are its own, anything deeper may
-    be a template's. A plugin that changes something deeper copies that path first::
-
-        container = copy_path(pod, "spec", "containers", 0)
-        container["args"] = [*container["args"], "--verbose"]
-    """
+    the way (``root`` itself excepted) is replaced in its parent by a shallow copy. For
+    resolution's plain fold, whose pods share subtrees with their layers until they are
+    handed over (plugins get pods of their own and need no such copy)."""
     node: Any = root
     for key in path:
         child = node[key]
