@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import RenderContext, RoleSpec, Task, object_metadata
-from podtemplate.plugin import copy_path, late_platform_layers, object_name, task_layers
+from podtemplate.plugin import late_platform_layers, object_name, task_layers
 
 from ._fast import layers_known
 from .config import CONTAINER_NAMES, SCHEDULER_PORTS, Dask, runner_restart_policy
@@ -88,7 +88,7 @@ def _strip_operator_env(task: Task, role: str, pod: dict[str, Any],
                              role=role, field=f"spec.containers[{container['name']}].env"
                              f"[{entry['name']}]")
         kept = [entry for entry in env if entry.get("name") not in owned]
-        container = copy_path(pod, "spec", "containers", index)  # the pod may share it
+        container = pod["spec"]["containers"][index]  # the build owns the pods it gets
         if kept:
             container["env"] = kept
         else:

@@ -20,7 +20,7 @@ from podtemplate import (
     Task,
     function_entrypoint,
 )
-from podtemplate.plugin import config_of, copy_path, parse_quantity, task_layers
+from podtemplate.plugin import config_of, parse_quantity, task_layers
 
 from ._crd_fields import NEWER_FIELDS
 from .config import (
@@ -175,7 +175,7 @@ CONSTANT_OPERATOR_LAYERS: dict[str, dict[str, Any]] = {
 def add_worker_flags(pod: dict[str, Any]) -> None:
     """Append ``--nthreads``/``--memory-limit`` to the resolved worker pod's ``dask
     worker`` args (the operator layer set them, atomically, to the ``--name`` flags)."""
-    container = copy_path(pod, "spec", "containers", 0)  # the pod may share it
+    container = pod["spec"]["containers"][0]
     container["args"] = [*container["args"], *worker_flags(container.get("resources") or {})]
 
 
