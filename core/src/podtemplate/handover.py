@@ -44,9 +44,8 @@ class BuiltPod:
 
     ``pod`` is found in a manifest at the role's ``template_path`` (``placed``), else it
     is the pod handed to the build. ``changes`` holds the ``metadata`` and ``spec``
-    members that differ from the resolved pod: an object some of whose members differ
-    holds only those, any other value is taken whole (a list that differs, with every
-    item)."""
+    members that differ from the resolved pod, as a fragment of a template: what the
+    build added, replaced or changed, each item of a named list kept by its name."""
 
     role: str
     pod: dict[str, Any]
@@ -68,7 +67,13 @@ def built_pods(roles: Sequence[RoleSpec], manifests: Sequence[dict[str, Any]],
                   if type(pod := get_path(manifest, role.template_path)) is dict
                   and type(pod.get("spec")) is dict and _of_role(pod, label)]
         for pod in placed or [handed[role.name]]:
-            changes = _changes({key: pod[key] for key in _POD_PARTS if key in pod}, before)
+            changes = {}
+            for part in _POD_PARTS:
+                value = pod.get(part, _ABSENT)
+                if value is not _ABSENT:
+                    changed = _changed(value, before.get(part, _ABSENT))
+                    if changed is not _ABSENT:
+                        changes[part] = changed
             found.append(BuiltPod(role.name, pod, changes, bool(placed)))
     return found
 
@@ -81,20 +86,42 @@ def _of_role(pod: Mapping[str, Any], label: str) -> bool:
     return not isinstance(labels, Mapping) or labels.get(ROLE_LABEL, label) == label
 
 
-def _changes(new: Mapping[str, Any], old: Any) -> dict[str, Any]:
-    """The members of ``new`` that differ from ``old``'s (compared with ``==``)."""
-    if type(old) is not dict:
-        return dict(new)
-    changed: dict[str, Any] = {}
-    for key, value in new.items():
-        before = old.get(key, _ABSENT)
-        if value is before or (type(value) is type(before) and value == before):
-            continue
-        if type(value) is dict and type(before) is dict:
-            changed[key] = _changes(value, before)
-        else:
-            changed[key] = value
-    return changed
+def _changed(new: Any, old: Any) -> Any:
+    """What of ``new`` differs from ``old`` (compared with ``==``; ``_ABSENT`` when
+    nothing does): an object holds its members that differ; a list of named objects,
+    name for name as before, holds each item's changes under its name (an unchanged item
+    as its name alone, so that positions, names and duplicates stay as they are); any
+    other value is taken whole."""
+    if new is old or (type(new) is type(old) and new == old):
+        return _ABSENT
+    if type(new) is dict and type(old) is dict:
+        changes = {}
+        for key, value in new.items():
+            changed = _changed(value, old.get(key, _ABSENT))
+            if changed is not _ABSENT:
+                changes[key] = changed
+        return changes
+    if type(new) is list and type(old) is list and _same_names(new, old):
+        items = []
+        for item, before in zip(new, old, strict=True):
+            changed = _changed(item, before)
+            items.append({"name": item["name"]} if changed is _ABSENT
+                         else {"name": item["name"], **changed})
+        return items
+    return new
+
+
+def _same_names(new: list[Any], old: list[Any]) -> bool:
+    """Both lists of objects with the same string names, in the same order."""
+    if len(new) != len(old) or not new:
+        return False
+    for item, before in zip(new, old, strict=True):
+        if type(item) is not dict or type(before) is not dict:
+            return False
+        name = item.get("name")
+        if type(name) is not str or before.get("name") != name:
+            return False
+    return True
 
 
 def check_changes(changes: Mapping[str, Any] | None) -> None:
@@ -103,7 +130,10 @@ def check_changes(changes: Mapping[str, Any] | None) -> None:
     relating the whole pod are :func:`check_final_pods`\'s)."""
     if not changes:
         return
-    check_pod_spec(changes.get("spec") or {})
+    spec = changes.get("spec")
+    if type(spec) is dict and any(type(value) is list or type(value) is dict
+                                  for value in spec.values()):
+        check_pod_spec(spec)
     problems = check_fragment(changes)
     if problems:
         raise_api_problems(problems)

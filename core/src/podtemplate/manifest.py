@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -41,6 +42,7 @@ SYSTEM_LABELS = (TASK_LABEL, TASK_TYPE_LABEL, ROLE_LABEL)
 _NOT_IN_LABEL_VALUE = re.compile(r"[^A-Za-z0-9_.-]")
 
 
+@functools.lru_cache(maxsize=256)
 def role_label_value(role: str) -> str:
     """A role name as the value of ``ROLE_LABEL``: the API server refuses a label value
     holding anything but alphanumerics, ``-``, ``_`` and ``.``, so Ray's ``worker:cpu``
@@ -144,15 +146,27 @@ def get_path(manifest: Mapping[str, Any], path: str) -> Any:
     index a list, for roles kept in one (KubeRay's
     ``spec.rayClusterSpec.workerGroupSpecs[1].template``)."""
     node: Any = manifest
-    for part in filter(None, path.split(".")):
-        key, *indexes = part.split("[")
-        if key:
+    for key in _segments(path):
+        if type(key) is str:
             if not isinstance(node, Mapping):
                 return None
             node = node.get(key)
+        elif type(key) is int and isinstance(node, list) and key < len(node):
+            node = node[key]
+        else:
+            return None
+    return node
+
+
+@functools.lru_cache(maxsize=256)
+def _segments(path: str) -> tuple[str | int | None, ...]:
+    """A dotted path's keys and list indexes (None for an index that is not a number)."""
+    segments: list[str | int | None] = []
+    for part in filter(None, path.split(".")):
+        key, *indexes = part.split("[")
+        if key:
+            segments.append(key)
         for index in indexes:
             digits = index.removesuffix("]")
-            if not digits.isdigit() or not isinstance(node, list) or int(digits) >= len(node):
-                return None
-            node = node[int(digits)]
-    return node
+            segments.append(int(digits) if digits.isdigit() else None)
+    return tuple(segments)

@@ -78,7 +78,8 @@ def render_task(task: Task, context: RenderContext,
     """Every manifest of one task, checked against the CRDs its task type declares and by
     the manifest-check hooks. Each role's pod is judged by the policy checks: their
     violations are added to ``violations`` (and no manifest is built for a task that has
-    any), or raised when it is None."""
+    any), or raised when it is None. The manifests are as the plugin built them, from
+    pods it was handed as its own (see :func:`render` for what they may still share)."""
     roles = define_roles(task, context)
     pods = {role.name: resolve_pod(task, role, context) for role in roles}
     found = [v for role in roles for v in judge_role(task, role, pods[role.name], context)]
