@@ -11,11 +11,12 @@ a field path only what some layer held there, so when every layer of the role ho
 fields the CRD's pod schema declares, with values it allows, the pod does too (its
 required members and keyed-list uniqueness are core's checks of every pod). Templates are
 proven once (kept on the template's layer); settings and what core adds (image, default
-resources, system labels) once per CRD; the operator layer and whatever the build adds
-are the plugin's own, which the conformance kit validates in full on every render of its
-sample tasks.
-Only the pods of roles with a template that does not fit are walked; the rest of the
-resource always is.
+resources, system labels) once per CRD; what the build changed in the pod (core
+compares the pod it finds in the manifest with the resolved one) on every render, like a
+layer; the operator layer is the plugin's own, which the conformance kit validates in
+full on every render of its sample tasks.
+Only the pods of roles with a template or build change that does not fit are walked; the
+rest of the resource always is.
 """
 
 from __future__ import annotations
