@@ -1,24 +1,30 @@
 """The shape the code base keeps: plugins use core through its three public modules only,
-no plugin hook asks whether a task is its own, and core's top level stays small."""
+per-task hooks reach their own plugin through pluggy (so no hook asks whether a task is
+its own), built-ins load by one path, and core's top level stays small."""
 
 from __future__ import annotations
 
 import ast
-import re
+import tomllib
 from pathlib import Path
 
+import pluggy
 import podtemplate
 import podtemplate.plugin
 import podtemplate.testing
 import pytest
+from podtemplate.dispatch import (
+    BUILTIN_PLUGINS,
+    PER_TASK_HOOKS,
+    build_plugin_manager,
+    task_types,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 CORE = Path(podtemplate.__file__).resolve().parent
 PUBLIC = {"podtemplate", "podtemplate.plugin", "podtemplate.testing"}
 PLUGIN_FILES = sorted(p for p in (REPO / "plugins").glob("*/**/*.py")
                       if not {".venv", "build"} & set(p.parts))
-# `task.task_type != "x"`, `task_type == TASK_TYPE.name`...: the guard dispatch replaced.
-GUARD = re.compile(r"\btask_type\s*[!=]=|[!=]=\s*(?:task\.)?task_type\b")
 
 
 def core_imports(source: str) -> list[tuple[int, str]]:
@@ -51,14 +57,31 @@ def test_plugins_import_only_the_public_modules_of_core(path: Path) -> None:
                          "podtemplate.testing only: " + "; ".join(private))
 
 
-def test_no_plugin_source_asks_whether_a_task_is_its_own() -> None:
-    sources = [*(REPO / "plugins").glob("*/src/**/*.py"), CORE / "python_task.py"]
-    guards = [f"{path.relative_to(REPO)}:{number}: {line.strip()}"
-              for path in sources
-              for number, line in enumerate(path.read_text().splitlines(), 1)
-              if GUARD.search(line)]
-    assert GUARD.search("    if task.task_type != TASK_TYPE.name:")
-    assert not guards, "core dispatches each task to its own plugin: " + "; ".join(guards)
+def test_per_task_hooks_reach_only_the_plugin_of_the_task_type_through_pluggy() -> None:
+    """The dispatch that spares every hook body asking whether a task is its own: for
+    each installed type, each per-task hook is a pluggy hook caller (so tracing and
+    monitoring see it) holding the declaring plugin's implementation alone."""
+    manager = build_plugin_manager()
+    for name in task_types(manager):
+        owner = manager.owners[name]
+        for hook in PER_TASK_HOOKS:
+            caller = manager.hook_for(hook, name)
+            assert isinstance(caller, pluggy.HookCaller)
+            assert [impl.plugin for impl in caller.get_hookimpls()] == [owner], (name, hook)
+
+
+def test_built_ins_are_named_once_and_need_no_entry_point() -> None:
+    pyproject = tomllib.loads((CORE.parents[1] / "pyproject.toml").read_text())
+    assert "podtemplate" not in pyproject["project"].get("entry-points", {})
+    manager = build_plugin_manager(load_entry_points=False)
+    assert [name for name, _ in manager.list_name_plugin()] == list(BUILTIN_PLUGINS)
+    assert "python" in task_types(manager)
+
+
+def test_the_spark_launcher_imports_only_the_public_modules_of_core() -> None:
+    from podtemplate_spark.launcher import LAUNCHER_SOURCE
+
+    assert [module for _, module in core_imports(LAUNCHER_SOURCE)] == ["podtemplate.plugin"]
 
 
 def test_core_top_level_stays_small() -> None:

@@ -172,10 +172,10 @@ def test_library_report_matches_the_cli(with_lossy: None) -> None:
 def test_plugins_lists_distributions_task_types_and_roles() -> None:
     result = run("plugins")
     assert result.exit_code == 0, result.output
-    assert "python  podtemplate 0." in result.output
+    assert "podtemplate.python_task  podtemplate (built in) 0." in result.output
     assert "  python: v1 Pod; roles: pod" in result.output
     data = json.loads(run("plugins", "--format", "json").output)
-    python = next(entry for entry in data if entry["plugin"] == "python")
+    python = next(entry for entry in data if entry["plugin"] == "podtemplate.python_task")
     assert python["taskTypes"][0]["roles"] == ["pod"]
     assert all(entry["version"] for entry in data)
 

@@ -29,7 +29,6 @@ from podtemplate import (
 from podtemplate.conformance.pod_checks import crd_findings, crd_missing_reason, shape_findings
 from podtemplate.errors import DefinitionError
 from podtemplate.model.roles import covers
-from podtemplate.plugin import copy_path
 from podtemplate.schemas import shipped_crd
 from podtemplate.testing import LAYER_NAMES, LAYERS, Kit
 
@@ -113,8 +112,7 @@ class DuplicatesEnv(FixturePlugin):
 
     def build(self, task: Task, pods: Mapping[str, dict[str, Any]],
               context: RenderContext) -> list[dict[str, Any]]:
-        # Pods share read-only subtrees (copy-on-write): copy the path before changing it.
-        primary = copy_path(pods["leader"], "spec", "containers", 0)
+        primary = pods["leader"]["spec"]["containers"][0]  # the plugin's own to change
         primary["env"] = [*primary["env"], dict(primary["env"][0])]
         return super().build(task, pods, context)
 
@@ -210,15 +208,16 @@ def test_declared_field_is_not_lost() -> None:
 
 
 def test_duplicated_env_var_is_reported() -> None:
+    # The render itself refuses what the build emits now (its changes are checked like
+    # a template layer), so the kit reports a failed render naming role and field.
     kit = Kit("duplicates-env", extra_plugins=[DuplicatesEnv()])
-    found = shape_findings(kit, "duplicate-key")
-    assert found and {f.role for f in found} == {"leader"}
-    fields = {f.layer: f.field for f in found}
-    assert fields == {"baseline": "spec.containers[0].env[SAMPLE]",
-                      "task": "spec.containers[0].env[PROBE_PRIMARY_ENV]"}
-    text = messages(found)
-    assert any("podtemplate-duplicates-env" in t and "layer task template (layer 2)" in t
-               for t in text), text
+    error = kit.baseline.error
+    assert error is not None
+    for part in ("role 'leader'", "spec.containers[0].env[SAMPLE]",
+                 "the same key is given twice"):
+        assert part in error, error
+    _, findings = kit.probe_layer("task")
+    assert findings and {f.check for f in findings} == {"render"}
 
 
 def test_a_label_the_api_server_refuses_is_reported() -> None:
@@ -247,13 +246,14 @@ def test_crd_violations_are_reported_against_the_real_crd() -> None:
     replicas = [f for f in found if "spec.pytorchReplicaSpecs.Worker.replicas" in f.message]
     assert replicas and "must be of type integer" in replicas[0].message
     assert replicas[0].role == "follower" and replicas[0].layer in LAYERS
-    pruned = [f for f in found if f.field == "spec.tolerationz"]
-    assert pruned and "prunes" in pruned[0].message and pruned[0].role == "follower"
-    text = str(pruned[0])
-    for part in ("podtemplate-breaks-crd", "role 'follower'", "spec.tolerationz", "layer"):
-        assert part in text, text
+    # A field the build puts in a pod is judged like a template's: the render refuses
+    # the misspelled one (the CRD would prune it), naming the role and the field.
     _, probe = kit.probe_layer("task")
-    assert [(f.role, f.field) for f in probe] == [("follower", "spec.tolerations")]
+    assert {f.check for f in probe} == {"render"}
+    text = str(probe[0])
+    for part in ("podtemplate-breaks-crd", "role 'follower'", "spec.tolerationz",
+                 "unknown field"):
+        assert part in text, text
 
 
 class UndeclaredCrd(FixturePlugin):

@@ -21,7 +21,13 @@ from podtemplate import (
     pod_manifest,
     render,
 )
-from podtemplate.dispatch import build_plugin_manager, make_sample_task, plugin_infos
+from podtemplate.dispatch import (
+    BUILTIN_PLUGINS,
+    build_plugin_manager,
+    make_sample_task,
+    plugin_infos,
+    task_types,
+)
 from podtemplate.plugin import config_of
 
 
@@ -129,8 +135,9 @@ def test_plugin_infos_name_each_plugins_own_task_types(
         plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
     manager = build_plugin_manager(plugins, load_entry_points=False)
     declared = {info.name: [t.name for t in info.task_types] for info in plugin_infos(manager)}
-    # the built-in folder and cluster stores and policy checks declare no task type
-    assert sorted(declared.values()) == [[], [], [], [], ["alpha"], ["beta"]]
+    # the built-in folder and cluster stores and policy checks declare no task type; the
+    # built-in python type is there without entry points
+    assert sorted(declared.values()) == [[], [], [], [], ["alpha"], ["beta"], ["python"]]
 
 
 def test_a_wrong_config_fails_in_core_before_the_plugin_is_called(
@@ -183,3 +190,47 @@ def test_a_wrapper_around_the_manifest_checks_sees_their_results(
     render_two((*plugins, wrapping))
     assert wrapping.seen == [["a"], ["b"]]
     assert plugins[2].checked == ["a", "b"]
+
+
+def test_built_ins_load_by_one_path_without_entry_points() -> None:
+    manager = build_plugin_manager(load_entry_points=False)
+    assert list(task_types(manager)) == ["python"]
+    assert [name for name, _ in manager.list_name_plugin()] == list(BUILTIN_PLUGINS)
+    python = make_sample_task(manager, "python")
+    assert render(python, platform=Platform(), plugin_manager=manager)[0]["kind"] == "Pod"
+
+
+def test_pluggy_monitoring_sees_every_hook_call_of_a_render(
+        plugins: tuple[TaskTypePlugin, TaskTypePlugin, Policy]) -> None:
+    manager = build_plugin_manager(plugins, load_entry_points=False)
+    called: list[str] = []
+    traced: list[tuple[str, ...]] = []
+    manager.trace.root.setwriter(lambda message: traced.append(message))
+    undo_tracing = manager.enable_tracing()
+    undo = manager.add_hookcall_monitoring(
+        lambda name, impls, kwargs: called.append(name), lambda *_: None)
+    tasks = [Task(name="a", task_type="alpha", image="busybox:1.36", task_config=Knobs()),
+             Task(name="b", task_type="beta", image="busybox:1.36",
+                  task_config=Needy(required="x")),
+             make_sample_task(manager, "python")]
+    called.clear()
+    try:
+        render(tasks, platform=Platform(), plugin_manager=manager)
+    finally:
+        undo()
+        undo_tracing()
+    counts = {name: called.count(name) for name in sorted(set(called))}
+    assert counts == {"podtemplate_build_manifests": 3, "podtemplate_check_manifest": 3,
+                      "podtemplate_define_roles": 3}
+    alpha, beta, _ = plugins
+    assert len(alpha.calls) + len(beta.calls) == 6  # each call reached its own plugin
+    assert sum("podtemplate_define_roles" in str(line) for line in traced) >= 3
+
+
+def test_a_manager_not_built_by_podtemplate_is_refused_with_the_fix() -> None:
+    import pluggy
+    from podtemplate import PluginError
+
+    with pytest.raises(PluginError, match="build_plugin_manager"):
+        render(Task(name="c", task_type="alpha", image="busybox:1.36"),
+               platform=Platform(), plugin_manager=pluggy.PluginManager("podtemplate"))

@@ -1,21 +1,26 @@
-"""The plugin manager, the registry of task types and the dispatch of every hook call.
+"""The plugin manager, the task types its plugins declare, and the typed calls of every
+hook about one task.
 
-Core remembers which plugin declared each task type. The hooks about one task (its roles,
-its manifests, its sample task) are then called on that plugin alone, so a hook body never
-asks whether the task is its own. :data:`PER_TASK_HOOKS` names them; the other hooks are
-broadcast: every template store plugin may answer, and every plugin that declares no task
-type checks every manifest (a task-type plugin checks only its own tasks' manifests).
+Built-in features are plugins loaded by one path: :data:`BUILTIN_PLUGINS` names their
+modules, registered like any plugin before the ``podtemplate`` entry points (pytest's
+``default_plugins``). Every hook call goes through pluggy's own machinery, so
+``PluginManager.enable_tracing`` and ``add_hookcall_monitoring`` see all of them.
+
+The hooks about one task (:data:`PER_TASK_HOOKS`) reach only the plugin that declared its
+type, through a pluggy subset hook caller made once per hook and task type: a hook body
+never asks whether the task is its own. ``podtemplate_check_manifest`` reaches the task
+type's plugin and every plugin that declares no task type (a policy); the other hooks are
+broadcast.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from importlib import metadata
-from typing import TYPE_CHECKING, Any, cast
+from dataclasses import dataclass
+from importlib import import_module, metadata
+from typing import TYPE_CHECKING, Any
 
 import pluggy
-from pluggy import HookImpl
 
 from . import hookspecs
 from .errors import MissingPluginError, PluginError
@@ -28,8 +33,10 @@ if TYPE_CHECKING:
     from .model.templates import PodTemplate
 
 __all__ = [
+    "BUILTIN_PLUGINS",
     "PER_TASK_HOOKS",
     "PluginInfo",
+    "PluginManager",
     "build_manifests",
     "build_plugin_manager",
     "check_manifest",
@@ -41,13 +48,19 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "podtemplate"
+# The built-in plugins, registered under these module names before any other plugin.
+BUILTIN_PLUGINS = (
+    "podtemplate.python_task",  # the ``python`` task type
+    "podtemplate.files.builtin_store",  # the template folder of platform.yaml
+    "podtemplate.cluster.store",  # templates: cluster (v1 PodTemplate objects)
+    "podtemplate.policy.builtin",  # the built-in policy checks
+)
 # Called on the plugin that declared the task's type, and on no other.
 PER_TASK_HOOKS = (
     "podtemplate_define_roles",
     "podtemplate_build_manifests",
     "podtemplate_make_sample_task",
 )
-_REGISTRY = "podtemplate_registry"  # the manager attribute holding the registry
 
 
 @dataclass(frozen=True)
@@ -58,118 +71,91 @@ class PluginInfo:
     task_types: tuple[TaskType, ...]
 
 
-class _Implementations:
-    """The chosen implementations of one hook, called as pluggy calls them (last
-    registered first, each with the arguments it declares) without filtering the hook's
-    implementations again on every call: these hooks run once or more per task."""
+class PluginManager(pluggy.PluginManager):
+    """pluggy's plugin manager for the podtemplate hook spec, knowing each installed task
+    type and the plugin that declared it (:meth:`index_task_types`, once every plugin is
+    registered)."""
 
-    def __init__(self, impls: Sequence[HookImpl], firstresult: bool) -> None:
-        self._calls = [(impl.function, impl.argnames) for impl in reversed(impls)]
-        self._firstresult = firstresult
+    def __init__(self) -> None:
+        super().__init__(hookspecs.PROJECT)
+        self.add_hookspecs(hookspecs)
+        self.task_types: dict[str, TaskType] = {}
+        self.owners: dict[str, object] = {}  # task type name -> the plugin declaring it
+        self._callers: dict[tuple[str, str], pluggy.HookCaller] = {}
 
-    def __call__(self, **kwargs: Any) -> Any:
-        results = []
-        for function, argnames in self._calls:
-            result = function(*[kwargs[name] for name in argnames])
-            if result is not None:
-                if self._firstresult:
-                    return result
-                results.append(result)
-        return None if self._firstresult else results
+    def index_task_types(self) -> None:
+        """Ask every plugin for its task types; two plugins declaring one name fail."""
+        self.task_types.clear()
+        self.owners.clear()
+        self._callers.clear()
+        name = "podtemplate_add_task_types"
+        plugins = [impl.plugin for impl in getattr(self.hook, name).get_hookimpls()]
+        for plugin in reversed(plugins):
+            declare = self.subset_hook_caller(name, [p for p in plugins if p is not plugin])
+            for task_type in (found for answer in declare() for found in answer):
+                known = self.task_types.get(task_type.name)
+                if known is not None:
+                    raise PluginError(
+                        f"task type {task_type.name!r} is provided by both "
+                        f"{known.distribution} and {task_type.distribution}",
+                        fix="uninstall one of the two distributions")
+                self.task_types[task_type.name] = task_type
+                self.owners[task_type.name] = plugin
 
-
-@dataclass
-class _Registry:
-    """Each task type, the plugin that declared it, and its hook callers (made once)."""
-
-    manager: pluggy.PluginManager
-    task_types: dict[str, TaskType] = field(default_factory=dict)
-    owners: dict[str, object] = field(default_factory=dict)
-    _callers: dict[tuple[str, str], Any] = field(default_factory=dict)
-
-    def caller(self, hook: str, task_type: str) -> Any:
-        """The caller of ``hook`` for tasks of ``task_type``, chosen once per (hook, task
-        type). A per-task hook is the owner's implementation alone; a broadcast hook
-        leaves out only the plugins of other task types."""
+    def hook_for(self, hook: str, task_type: str) -> pluggy.HookCaller:
+        """pluggy's caller of ``hook`` for a task of ``task_type``, made once: a per-task
+        hook reaches the type's own plugin alone, another hook leaves out only the
+        plugins of other task types."""
         key = (hook, task_type)
-        found = self._callers.get(key)
-        if found is None:
-            found = self._callers[key] = self._make_caller(hook, self.owners[task_type])
-        return found
-
-    def _make_caller(self, hook: str, owner: object) -> Any:
-        if hook in PER_TASK_HOOKS:
-            left_out = [p for p in self.manager.get_plugins() if p is not owner]
-        else:
-            left_out = [p for p in set(self.owners.values()) if p is not owner]
-        caller = getattr(self.manager.hook, hook)
-        out = {id(plugin) for plugin in left_out}
-        impls = [impl for impl in caller.get_hookimpls() if id(impl.plugin) not in out]
-        if any(impl.hookwrapper or impl.wrapper for impl in impls):
-            return self.manager.subset_hook_caller(hook, left_out)  # pluggy runs wrappers
-        firstresult = bool(caller.spec is not None and caller.spec.opts.get("firstresult"))
-        return _Implementations(impls, firstresult)
+        caller = self._callers.get(key)
+        if caller is None:
+            owner = self.owners[task_type]
+            others = (self.get_plugins() if hook in PER_TASK_HOOKS
+                      else set(self.owners.values()))
+            caller = self._callers[key] = self.subset_hook_caller(
+                hook, [plugin for plugin in others if plugin is not owner])
+        return caller
 
 
 def build_plugin_manager(extra_plugins: Iterable[object] = (), *,
-                         load_entry_points: bool = True) -> pluggy.PluginManager:
+                         load_entry_points: bool = True) -> PluginManager:
     """Build a manager with the hook spec, the built-in plugins, every plugin installed
     under the ``podtemplate`` entry-point group and ``extra_plugins`` (tests use these).
     Hook implementations that match no spec fail here, not at call time."""
-    from .cluster import store as cluster_store
-    from .files import builtin_store
-    from .policy import builtin as builtin_policy
-    from .policy.engine import BUILTIN_POLICY_PLUGIN
-
-    manager = pluggy.PluginManager(hookspecs.PROJECT)
-    manager.add_hookspecs(hookspecs)
-    manager.register(builtin_store, name="builtin-folder-store")
-    manager.register(cluster_store, name="builtin-cluster-store")
-    manager.register(builtin_policy, name=BUILTIN_POLICY_PLUGIN)
+    manager = PluginManager()
+    for name in BUILTIN_PLUGINS:
+        manager.register(import_module(name), name=name)
     if load_entry_points:
         manager.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
     for plugin in extra_plugins:
         manager.register(plugin)
     manager.check_pending()
-    setattr(manager, _REGISTRY, _index_task_types(manager))
+    manager.index_task_types()
     return manager
 
 
-def _index_task_types(manager: pluggy.PluginManager) -> _Registry:
-    registry = _Registry(manager)
-    by_name = registry.task_types
-    for impl in reversed(manager.hook.podtemplate_add_task_types.get_hookimpls()):
-        declared = cast("Sequence[TaskType]", impl.function())
-        for task_type in declared:
-            if task_type.name in by_name:
-                raise PluginError(
-                    f"task type {task_type.name!r} is provided by both "
-                    f"{by_name[task_type.name].distribution} and {task_type.distribution}",
-                    fix="uninstall one of the two distributions")
-            by_name[task_type.name] = task_type
-            registry.owners[task_type.name] = impl.plugin
-    return registry
-
-
-def _registry(manager: pluggy.PluginManager) -> _Registry:
-    registry: _Registry = getattr(manager, _REGISTRY)
-    return registry
+def ours(manager: pluggy.PluginManager) -> PluginManager:
+    """``manager`` as the podtemplate manager it must be."""
+    if not isinstance(manager, PluginManager):
+        raise PluginError(f"a {type(manager).__name__} cannot render: it knows no task types",
+                          fix="pass the manager made by podtemplate.build_plugin_manager()")
+    return manager
 
 
 def task_types(manager: pluggy.PluginManager) -> Mapping[str, TaskType]:
     """Installed task types by name."""
-    return _registry(manager).task_types
+    return ours(manager).task_types
 
 
 def plugin_infos(manager: pluggy.PluginManager) -> list[PluginInfo]:
     """What is installed: each plugin's distribution, version and task types."""
+    manager = ours(manager)
     infos = []
-    registry = _registry(manager)
     dists = {plugin: dist for plugin, dist in manager.list_plugin_distinfo()}
     for name, plugin in sorted(manager.list_name_plugin(), key=lambda item: item[0]):
         dist = dists.get(plugin)
-        declared = tuple(registry.task_types[type_name]
-                         for type_name, owner in registry.owners.items() if owner is plugin)
+        declared = tuple(manager.task_types[type_name]
+                         for type_name, owner in manager.owners.items() if owner is plugin)
         infos.append(PluginInfo(
             name=name,
             distribution=dist.project_name if dist else "podtemplate (built in)",
@@ -196,7 +182,7 @@ def require_task_type(manager: pluggy.PluginManager, task: Task) -> TaskType:
 
 def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
     require_task_type(context.plugin_manager, task)
-    hook = _registry(context.plugin_manager).caller("podtemplate_define_roles", task.task_type)
+    hook = ours(context.plugin_manager).hook_for("podtemplate_define_roles", task.task_type)
     roles = hook(task=task, context=context)
     if not roles:
         raise PluginError(f"no plugin declared the roles of task type {task.task_type!r}",
@@ -206,8 +192,8 @@ def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
 
 def build_manifests(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
                     context: RenderContext) -> list[dict[str, Any]]:
-    hook = _registry(context.plugin_manager).caller("podtemplate_build_manifests",
-                                                    task.task_type)
+    hook = ours(context.plugin_manager).hook_for("podtemplate_build_manifests",
+                                                 task.task_type)
     manifests = hook(task=task, roles=roles, pods=pods, context=context)
     if manifests is None:
         raise PluginError(f"no plugin built the manifests of task type {task.task_type!r}",
@@ -217,8 +203,7 @@ def build_manifests(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, di
 
 def check_manifest(task: Task, manifest: Mapping[str, Any],
                    pods: Mapping[str, Mapping[str, Any]], context: RenderContext) -> list[str]:
-    hook = _registry(context.plugin_manager).caller("podtemplate_check_manifest",
-                                                    task.task_type)
+    hook = ours(context.plugin_manager).hook_for("podtemplate_check_manifest", task.task_type)
     results = hook(task=task, manifest=manifest, pods=pods, context=context)
     return [problem for problems in results if problems for problem in problems]
 
@@ -229,11 +214,11 @@ def make_sample_task(manager: pluggy.PluginManager, task_type: str, *,
                      role_templates: Mapping[str, PodTemplate] | None = None) -> Task:
     """The sample task of ``task_type``, made by its plugin (for the conformance kit and
     ``podtemplate coverage``)."""
-    registry = _registry(manager)
-    if task_type not in registry.task_types:
+    manager = ours(manager)
+    if task_type not in manager.task_types:
         raise MissingPluginError(f"task type {task_type!r} is not installed",
                                  fix=f"pip install podtemplate-{task_type}")
-    hook = registry.caller("podtemplate_make_sample_task", task_type)
+    hook = manager.hook_for("podtemplate_make_sample_task", task_type)
     task: Task | None = hook(task_type=task_type, pod_template=pod_template,
                              pod_template_name=pod_template_name,
                              role_templates=dict(role_templates or {}))

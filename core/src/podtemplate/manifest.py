@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -41,6 +42,7 @@ SYSTEM_LABELS = (TASK_LABEL, TASK_TYPE_LABEL, ROLE_LABEL)
 _NOT_IN_LABEL_VALUE = re.compile(r"[^A-Za-z0-9_.-]")
 
 
+@functools.lru_cache(maxsize=256)
 def role_label_value(role: str) -> str:
     """A role name as the value of ``ROLE_LABEL``: the API server refuses a label value
     holding anything but alphanumerics, ``-``, ``_`` and ``.``, so Ray's ``worker:cpu``
@@ -86,15 +88,9 @@ def add_system_metadata(pod: dict[str, Any], task: Task, role: str, primary: str
 
 def copy_path(root: dict[str, Any], *path: str | int) -> Any:
     """The object at ``path`` inside ``root``, made safe to change: each dict or list on
-    the way (``root`` itself excepted) is replaced in its parent by a shallow copy.
-
-    A resolved pod shares read-only subtrees with the templates it was folded from
-    (copy-on-write): its root, ``metadata`` and ``spec`` are its own, anything deeper may
-    be a template's. A plugin that changes something deeper copies that path first::
-
-        container = copy_path(pod, "spec", "containers", 0)
-        container["args"] = [*container["args"], "--verbose"]
-    """
+    the way (``root`` itself excepted) is replaced in its parent by a shallow copy. For
+    resolution's plain fold, whose pods share subtrees with their layers until they are
+    handed over (plugins get pods of their own and need no such copy)."""
     node: Any = root
     for key in path:
         child = node[key]
@@ -150,15 +146,27 @@ def get_path(manifest: Mapping[str, Any], path: str) -> Any:
     index a list, for roles kept in one (KubeRay's
     ``spec.rayClusterSpec.workerGroupSpecs[1].template``)."""
     node: Any = manifest
-    for part in filter(None, path.split(".")):
-        key, *indexes = part.split("[")
-        if key:
+    for key in _segments(path):
+        if type(key) is str:
             if not isinstance(node, Mapping):
                 return None
             node = node.get(key)
+        elif type(key) is int and isinstance(node, list) and key < len(node):
+            node = node[key]
+        else:
+            return None
+    return node
+
+
+@functools.lru_cache(maxsize=256)
+def _segments(path: str) -> tuple[str | int | None, ...]:
+    """A dotted path's keys and list indexes (None for an index that is not a number)."""
+    segments: list[str | int | None] = []
+    for part in filter(None, path.split(".")):
+        key, *indexes = part.split("[")
+        if key:
+            segments.append(key)
         for index in indexes:
             digits = index.removesuffix("]")
-            if not digits.isdigit() or not isinstance(node, list) or int(digits) >= len(node):
-                return None
-            node = node[int(digits)]
-    return node
+            segments.append(int(digits) if digits.isdigit() else None)
+    return tuple(segments)

@@ -18,6 +18,7 @@ from .errors import (
     PluginError,
     PodTemplateError,
 )
+from .executor import main as run_function_task
 from .files.store import TemplateStore
 from .hookspecs import hookimpl
 from .inputs import inputs_for
@@ -27,7 +28,6 @@ from .manifest import (
     SYSTEM_LABELS,
     TASK_LABEL,
     TASK_TYPE_LABEL,
-    copy_path,
     get_path,
     object_metadata,
     object_name,
@@ -114,8 +114,8 @@ __all__ = [
     "defining_task",
     "sample_function_task",
     # building manifests
-    "copy_path",
     "function_entrypoint",
+    "run_function_task",
     "inputs_for",
     # the object-name rule (docs/from-flytekit.md, "Names")
     "check_task_name",

@@ -1,5 +1,5 @@
-"""Built-in task type ``python``: a function task as one ``v1 Pod``. Registered through
-the ``podtemplate`` entry point like every other task type."""
+"""Built-in task type ``python``: a function task as one ``v1 Pod``. A plugin on the same
+hooks as every other task type, registered first (``dispatch.BUILTIN_PLUGINS``)."""
 
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ from .errors import (
     brief,
 )
 from .guard import guarded
+from .handover import built_pods, check_changes, independent
 from .inputs import check_inputs_known
 from .model.naming import check_final_names, check_object_names, check_run_id
 from .model.podspec import API_RULES_MEMO, check_final_pods
@@ -77,7 +78,8 @@ def render_task(task: Task, context: RenderContext,
     """Every manifest of one task, checked against the CRDs its task type declares and by
     the manifest-check hooks. Each role's pod is judged by the policy checks: their
     violations are added to ``violations`` (and no manifest is built for a task that has
-    any), or raised when it is None."""
+    any), or raised when it is None. The manifests are as the plugin built them, from
+    pods it was handed as its own (see :func:`render` for what they may still share)."""
     roles = define_roles(task, context)
     pods = {role.name: resolve_pod(task, role, context) for role in roles}
     found = [v for role in roles for v in judge_role(task, role, pods[role.name], context)]
@@ -92,15 +94,27 @@ def render_task(task: Task, context: RenderContext,
 def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
                          pods: dict[str, dict[str, Any]], context: RenderContext
                          ) -> list[dict[str, Any]]:
-    """The manifests built from a task's resolved role pods, checked by the
-    manifest-check hooks (the plugin may build them from ``pods`` in place)."""
-    manifests = build_manifests(task, roles, pods, context)
-    check_final_pods(task.name, pods, context.memo(API_RULES_MEMO))  # API server's rules
+    """The manifests the task's plugin builds from its resolved role pods, judged as they
+    will be written: the plugin is handed pods it owns (:func:`independent` copies), and
+    the API server's pod rules, the CRD check and the manifest-check hooks then judge
+    the pods found in the manifests it returns, however it made them."""
+    handed = {name: independent(pod) for name, pod in pods.items()}
+    manifests = build_manifests(task, list(roles), handed, context)
+    built = built_pods(roles, manifests, pods, handed)
+    known = context.memo(API_RULES_MEMO)
+    for pod in built:
+        try:
+            check_changes(pod.changes)
+        except PodTemplateError as error:
+            raise error.located(task=task.name, role=pod.role) from None
+        check_final_pods(task.name, {pod.role: pod.pod}, known)  # the API server's rules
     if context.check_crds:
         check_rendered(task, require_task_type(context.plugin_manager, task), roles,
-                       manifests, context)
+                       manifests, context,
+                       changes={id(pod.pod): pod.changes for pod in built if pod.placed})
+    emitted = {pod.role: pod.pod for pod in reversed(built)}  # each role's first
     for manifest in manifests:
-        problems = check_manifest(task, manifest, pods, context)
+        problems = check_manifest(task, manifest, emitted, context)
         if problems:
             raise ManifestValidationError(problems[0], task=task.name,
                                           fix="see the field path; report a plugin bug if "
@@ -124,9 +138,10 @@ def collector_paused() -> Iterator[None]:
 
 
 def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[str, Any]]:
-    """Manifests of each task in turn, produced as they are rendered (for streaming);
-    read only, like :func:`render`'s. Tasks whose object names collide are refused
-    first (model/naming.py). The collector is paused while each task renders (see
+    """Manifests of each task in turn, produced as they are rendered (for streaming), as
+    the plugins built them from pods handed over to them (see :func:`render` for what
+    they may still share). Tasks whose object names collide are refused first
+    (model/naming.py). The collector is paused while each task renders (see
     :func:`collector_paused`), not
     while the caller holds a task's manifests."""
     tasks = list(tasks)
@@ -148,8 +163,8 @@ def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[
 
 def render_all(tasks: Iterable[Task], context: RenderContext) -> list[dict[str, Any]]:
     """Every manifest of ``tasks`` in one list, the collector paused for the whole render
-    (what :func:`render` does with the context it makes). Read only, like
-    :func:`render`'s."""
+    (what :func:`render` does with the context it makes), as :func:`iter_render` makes
+    them."""
     with collector_paused():
         return list(iter_render(tasks, context))
 
@@ -160,7 +175,7 @@ def render(tasks: Task | Iterable[Task], *, platform: Platform | str | Path | No
            override: PodTemplate | str | Path | None = None,
            inputs: Mapping[str, str] | None = None,
            plugin_manager: pluggy.PluginManager | None = None,
-           run_id: str | None = None, copy: bool = False) -> list[dict[str, Any]]:
+           run_id: str | None = None, copy: bool = True) -> list[dict[str, Any]]:
     """Render tasks to manifest dicts (every task's manifests, in task order).
 
     ``platform`` is a :class:`Platform` or a platform.yaml path; ``override`` a run
@@ -168,27 +183,18 @@ def render(tasks: Task | Iterable[Task], *, platform: Platform | str | Path | No
     ``run_id`` a suffix of every object name (so the same tasks can be applied again),
     also set as the ``podtemplate.io/run`` label of every object and pod.
 
-    The manifests are read only: they share unchanged subtrees with the task's templates
-    and with each other (copy-on-write), so changing one in place could change a template
-    or another manifest. ``copy=True`` returns independent dicts, for callers that change
-    what they get.
+    The manifests are the caller's: changing them changes no template, task or other
+    render. ``copy=False`` skips the final copy that guarantees this, for a caller that
+    only reads or serializes them: the pods in them are still independent, but the rest
+    may hold objects a plugin took from the task's definition, which a change would
+    reach.
     """
     tasks = _task_list(tasks)
     context = make_context(platform=platform, templates=templates, namespace=namespace,
                            override=override, inputs=inputs, plugin_manager=plugin_manager,
                            run_id=run_id)
     manifests = render_all(tasks, context)
-    return [_independent(manifest) for manifest in manifests] if copy else manifests
-
-
-def _independent(value: Any) -> Any:
-    """A copy sharing no dict or list with ``value`` nor within itself."""
-    kind = type(value)
-    if kind is dict:
-        return {key: _independent(item) for key, item in value.items()}
-    if kind is list:
-        return [_independent(item) for item in value]
-    return value
+    return independent(manifests) if copy else manifests
 
 
 def _task_list(tasks: Any) -> list[Task]:

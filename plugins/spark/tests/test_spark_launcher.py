@@ -35,6 +35,6 @@ def test_launcher_runs_the_task_function(tmp_path: Path) -> None:
 def test_launcher_cli_writes_the_file(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     target = tmp_path / "l.py"
     assert main(["--write", str(target)]) == 0
-    assert "podtemplate.executor" in target.read_text()
+    assert "from podtemplate.plugin import run_function_task" in target.read_text()
     assert capsys.readouterr().out.strip() == str(target)
     assert LAUNCHER_PATH.endswith(".py")

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BUILTIN_POLICY_PLUGIN", "check_policy", "raise_violations"]
 
-BUILTIN_POLICY_PLUGIN = "builtin-policy"  # the name the built-in checks are registered as
+BUILTIN_POLICY_PLUGIN = "podtemplate.policy.builtin"  # the module, registered by its name
 
 
 def check_policy(subject: PolicySubject, context: RenderContext) -> list[Violation]:

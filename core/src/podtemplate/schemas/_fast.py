@@ -116,7 +116,8 @@ def _array_ok(node: Node, value: Sequence[Any], partial: bool, skip: frozenset[i
 
 
 def proven_pods(task: Task, roles: Sequence[RoleSpec], manifest: Mapping[str, Any],
-                crd: Crd, context: RenderContext) -> frozenset[int]:
+                crd: Crd, context: RenderContext,
+                changes: Mapping[int, Mapping[str, Any]]) -> frozenset[int]:
     """What :func:`podtemplate.schemas.resources.proven_pods` gives, cheaper."""
     root = crd.root(str(manifest.get("apiVersion", "")).rpartition("/")[2])
     if root is None:
@@ -127,7 +128,9 @@ def proven_pods(task: Task, roles: Sequence[RoleSpec], manifest: Mapping[str, An
         if node is None:
             continue
         pod = _walk(manifest, prefix)
-        if type(pod) is dict and _layers_fit(task, role, node, context):
+        if (type(pod) is dict and id(pod) in changes
+                and _ok(node, changes[id(pod)], True, _NOTHING)
+                and _layers_fit(task, role, node, context)):
             for key in ("metadata", "spec"):
                 if key in pod:
                     proven.append(id(pod[key]))

@@ -11,11 +11,12 @@ a field path only what some layer held there, so when every layer of the role ho
 fields the CRD's pod schema declares, with values it allows, the pod does too (its
 required members and keyed-list uniqueness are core's checks of every pod). Templates are
 proven once (kept on the template's layer); settings and what core adds (image, default
-resources, system labels) once per CRD; the operator layer and whatever the build adds
-are the plugin's own, which the conformance kit validates in full on every render of its
-sample tasks.
-Only the pods of roles with a template that does not fit are walked; the rest of the
-resource always is.
+resources, system labels) once per CRD; what the build changed in the pod (core
+compares the pod it finds in the manifest with the resolved one) on every render, like a
+layer; the operator layer is the plugin's own, which the conformance kit validates in
+full on every render of its sample tasks.
+Only the pods of roles with a template or build change that does not fit are walked; the
+rest of the resource always is.
 """
 
 from __future__ import annotations
@@ -135,18 +136,24 @@ def describe(located: LocatedProblem, crd: Crd) -> str:
 
 
 def check_rendered(task: Task, task_type: TaskType, roles: Sequence[RoleSpec],
-                   manifests: Sequence[Mapping[str, Any]], context: RenderContext) -> None:
+                   manifests: Sequence[Mapping[str, Any]], context: RenderContext, *,
+                   changes: Mapping[int, Mapping[str, Any]] | None = None) -> None:
     """Validate every custom resource of one task against the CRDs its task type declares:
     raise :class:`~podtemplate.errors.ManifestValidationError` on the first problem; a
-    pruned field the role declares unsupported is a warning with the declared reason."""
+    pruned field the role declares unsupported is a warning with the declared reason.
+
+    ``changes`` maps the id of each role pod in ``manifests`` to what the build changed
+    in it (:class:`podtemplate.handover.BuiltPod`): a pod is proven by its layers only
+    when those changes fit the CRD too; a pod it does not name is walked."""
     if not task_type.crds:
         return
     index = _declared(task_type.crds)
+    changed = {} if changes is None else changes
     for manifest in manifests:
         crd = crd_of(index, manifest)
         if crd is None:
             continue
-        skip = fast.proven_pods(task, roles, manifest, crd, context)
+        skip = fast.proven_pods(task, roles, manifest, crd, context, changed)
         if fast.surely_valid(manifest, crd, skip):
             continue
         for problem in validate_custom_resource(manifest, crd, skip=skip):
@@ -154,9 +161,11 @@ def check_rendered(task: Task, task_type: TaskType, roles: Sequence[RoleSpec],
 
 
 def proven_pods(task: Task, roles: Sequence[RoleSpec], manifest: Mapping[str, Any],
-                 crd: Crd, context: RenderContext) -> frozenset[int]:
+                crd: Crd, context: RenderContext,
+                changes: Mapping[int, Mapping[str, Any]]) -> frozenset[int]:
     """The ids of the ``metadata`` and ``spec`` objects of every role pod in ``manifest``
-    that its layers prove valid against the CRD."""
+    that its layers and the build's ``changes`` to it (by the pod's id) prove valid
+    against the CRD."""
     root = crd.root(str(manifest.get("apiVersion", "")).rpartition("/")[2])
     if root is None:
         return frozenset()
@@ -166,7 +175,8 @@ def proven_pods(task: Task, roles: Sequence[RoleSpec], manifest: Mapping[str, An
         if node is None:
             continue
         pod = _walk(manifest, prefix)
-        if type(pod) is dict and _layers_fit(task, role, node, context):
+        if (type(pod) is dict and id(pod) in changes and node.fits(changes[id(pod)])
+                and _layers_fit(task, role, node, context)):
             proven += [id(pod[key]) for key in ("metadata", "spec") if key in pod]
     return frozenset(proven)
 

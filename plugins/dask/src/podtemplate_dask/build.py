@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import DefinitionError, RenderContext, RoleSpec, Task, object_metadata
-from podtemplate.plugin import copy_path, object_name
+from podtemplate.plugin import object_name
 
 from .config import SCHEDULER_PORTS, Dask, runner_restart_policy
 from .crd_schema import strip_unknown_fields
@@ -95,7 +95,7 @@ def _strip_operator_env(task: Task, role: str, pod: dict[str, Any],
                              role=role, field=f"spec.containers[{container['name']}].env"
                              f"[{entry['name']}]")
         kept = [entry for entry in env if entry.get("name") not in owned]
-        container = copy_path(pod, "spec", "containers", index)  # the pod may share it
+        container = pod["spec"]["containers"][index]  # the build owns the pods it gets
         if kept:
             container["env"] = kept
         else:

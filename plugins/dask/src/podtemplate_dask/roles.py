@@ -19,7 +19,6 @@ from podtemplate.plugin import (
     RenderContext,
     RoleSpec,
     config_of,
-    copy_path,
     function_entrypoint,
     parse_quantity,
     task_layers,
@@ -170,7 +169,7 @@ _WORKER_LAYER = _operator_layer({
 def add_worker_flags(pod: dict[str, Any]) -> None:
     """Append ``--nthreads``/``--memory-limit`` to the resolved worker pod's ``dask
     worker`` args (the operator layer set them, atomically, to the ``--name`` flags)."""
-    container = copy_path(pod, "spec", "containers", 0)  # the pod may share it
+    container = pod["spec"]["containers"][0]
     container["args"] = [*container["args"], *worker_flags(container.get("resources") or {})]
 
 

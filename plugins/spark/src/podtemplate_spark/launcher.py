@@ -29,9 +29,9 @@ LAUNCHER_SOURCE = '''\
 """podtemplate-spark launcher: runs a podtemplate task function in the Spark driver."""
 import sys
 
-from podtemplate.executor import main
+from podtemplate.plugin import run_function_task
 
-sys.exit(main(sys.argv[1:]))
+sys.exit(run_function_task(sys.argv[1:]))
 '''
 
 

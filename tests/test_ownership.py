@@ -1,6 +1,6 @@
-"""Rendered manifests are copy-on-write: they share unchanged subtrees with the templates
-they were folded from and are read only; ``render(..., copy=True)`` gives independent
-dicts, equal to the shared ones, whose changes never reach a template or a later render."""
+"""Ownership at every boundary: the pods a build is handed are the plugin's, and what
+``render`` returns is the caller's. Changing either, everywhere, reaches no template, no
+other task and no other render."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from podtemplate import Platform, PodTemplate, Resources, Task, build_plugin_manager, render
 from podtemplate.dispatch import make_sample_task, task_types
-from podtemplate.plugin import copy_path
 from podtemplate.testing import assert_valid_custom_resource, assert_valid_pod
 
 MANAGER = build_plugin_manager()
@@ -72,64 +70,89 @@ def assert_valid(manifests: list[dict[str, Any]]) -> None:
         assert_valid_custom_resource(manifest, types[task_type])
 
 
-def test_manifests_share_the_templates_unchanged_subtrees() -> None:
-    made, templates = tasks()
-    manifests = render(made, platform=Platform(), plugin_manager=MANAGER)
-    assert_valid(manifests)
-    ids = {id(obj) for template in templates for obj in containers_in(template.pod_spec)}
-    assert any(id(obj) in ids for obj in containers_in(manifests))
-
-
-def test_the_default_result_equals_the_copied_one_which_shares_nothing() -> None:
-    made, templates = tasks()
-    shared = render(made, platform=Platform(), plugin_manager=MANAGER)
-    copied = render(made, platform=Platform(), plugin_manager=MANAGER, copy=True)
-    assert_valid(copied)
-    assert json.dumps(shared) == json.dumps(copied)  # key order and types too
-    mutable = [id(obj) for obj in containers_in(copied)]
-    assert len(mutable) == len(set(mutable))  # not even within itself
-    ids = {id(obj) for template in templates for obj in containers_in(template.pod_spec)}
-    assert not ids & set(mutable)
-
-
-def test_changing_a_copied_result_never_reaches_a_template_or_a_later_render() -> None:
-    made, templates = tasks()
-    before = [copy.deepcopy((t.pod_spec, t.labels, t.annotations)) for t in templates]
-    first = render(made, platform=Platform(), plugin_manager=MANAGER)
-    expected = json.dumps(first)
-    copied = render(made, platform=Platform(), plugin_manager=MANAGER, copy=True)
-    for obj in containers_in(copied):
+def vandalize(value: Any) -> None:
+    """Change every dict and list inside ``value`` (and ``value`` itself)."""
+    for obj in list(containers_in(value)):
         if isinstance(obj, dict):
             obj["changed"] = True
         else:
             obj.append("changed")
+
+
+def independent(values: list[Any]) -> bool:
+    """No dict or list appears twice among ``values`` and what they hold."""
+    ids = [id(obj) for value in values for obj in containers_in(value)]
+    return len(ids) == len(set(ids))
+
+
+def test_a_build_that_changes_everything_it_is_handed_changes_nothing_else() -> None:
+    """For every installed task type, over three renders: the build's plugin changes
+    every dict and list of the pods it was handed, and the roles list, once it has
+    built its manifests. No template, no other render's output, no later render is
+    affected, and the pods it was handed share nothing with each other."""
+    manager = build_plugin_manager()
+    made, templates = tasks()
+    before = [copy.deepcopy((t.pod_spec, t.labels, t.annotations)) for t in templates]
+    handed: list[bool] = []
+
+    def after(outcome: Any, name: str, impls: Any, kwargs: dict[str, Any]) -> None:
+        if name == "podtemplate_build_manifests":
+            outcome.force_result(copy.deepcopy(outcome.get_result()))
+            handed.append(independent(list(kwargs["pods"].values())))
+            vandalize(kwargs["pods"])
+            kwargs["roles"].clear()
+
+    first = render(made, platform=Platform(), plugin_manager=manager)
+    expected = json.dumps(first)
+    undo = manager.add_hookcall_monitoring(lambda *_: None, after)
+    try:
+        for _ in range(3):
+            assert json.dumps(render(made, platform=Platform(), plugin_manager=manager)) == (
+                expected)
+    finally:
+        undo()
+    assert handed == [True] * 3 * len(made)
+    assert json.dumps(first) == expected
+    assert [(t.pod_spec, t.labels, t.annotations) for t in templates] == before
+    assert json.dumps(render(made, platform=Platform(), plugin_manager=manager)) == expected
+
+
+def test_the_result_is_the_callers_and_shares_nothing() -> None:
+    made, templates = tasks()
+    manifests = render(made, platform=Platform(), plugin_manager=MANAGER)
+    assert_valid(manifests)
+    assert independent(manifests)  # not even within itself
+    ids = {id(obj) for template in templates for obj in containers_in(template.pod_spec)}
+    assert not ids & {id(obj) for obj in containers_in(manifests)}
+
+
+def test_changing_every_value_of_a_result_never_reaches_a_template_or_a_later_render(
+        ) -> None:
+    made, templates = tasks()
+    before = [copy.deepcopy((t.pod_spec, t.labels, t.annotations)) for t in templates]
+    first = render(made, platform=Platform(), plugin_manager=MANAGER)
+    expected = json.dumps(first)
+    for _ in range(3):
+        changed = render(made, platform=Platform(), plugin_manager=MANAGER)
+        assert json.dumps(changed) == expected
+        vandalize(changed)
     assert [(t.pod_spec, t.labels, t.annotations) for t in templates] == before
     assert json.dumps(first) == expected
     assert json.dumps(render(made, platform=Platform(), plugin_manager=MANAGER)) == expected
 
 
+def test_the_uncopied_result_equals_the_copied_one() -> None:
+    made, _ = tasks()
+    copied = render(made, platform=Platform(), plugin_manager=MANAGER)
+    uncopied = render(made, platform=Platform(), plugin_manager=MANAGER, copy=False)
+    assert json.dumps(uncopied) == json.dumps(copied)  # key order and types too
+
+
 def test_rendering_changes_no_template() -> None:
     made, templates = tasks()
     before = [copy.deepcopy((t.pod_spec, t.labels, t.annotations)) for t in templates]
-    render(made, platform=Platform(), plugin_manager=MANAGER)
+    render(made, platform=Platform(), plugin_manager=MANAGER, copy=False)
     assert [(t.pod_spec, t.labels, t.annotations) for t in templates] == before
-
-
-@pytest.mark.parametrize("path", [("spec", "containers", 0), ("spec", "volumes")])
-def test_copy_path_copies_each_object_on_the_way(path: tuple[Any, ...]) -> None:
-    inner = {"name": "a", "env": []}
-    shared = {"containers": [inner], "volumes": [{"name": "v"}]}
-    pod = {"spec": shared}
-    target = copy_path(pod, *path)
-    assert pod["spec"] is not shared and pod["spec"] == shared
-    assert target is not (inner if path[-1] == 0 else shared["volumes"])
-    if isinstance(target, dict):
-        target["env"] = ["x"]
-    else:
-        target.append({"name": "w"})
-    assert shared == {"containers": [{"name": "a", "env": []}], "volumes": [{"name": "v"}]}
-    with pytest.raises(TypeError):
-        copy_path(pod, "spec", "containers", 0, "name")
 
 
 def limited_template(tag: str) -> PodTemplate:
@@ -160,7 +183,7 @@ def test_renders_again_under_other_platforms_and_changed_copies_change_nothing()
     """Every task type, its task's requests above its template's limits: later renders
     (which fold the task's own layers composed, from a pod kept for them) under
     platforms that fill defaultResources, add tolerations and enforce a policy, and
-    changes to copied results, reach no template and no other render."""
+    changes to their results, reach no template and no other render."""
     made: list[Task] = []
     templates: list[PodTemplate] = []
     for task_type in TYPES:
@@ -174,16 +197,12 @@ def test_renders_again_under_other_platforms_and_changed_copies_change_nothing()
     before = [copy.deepcopy((t.pod_spec, t.labels, t.annotations)) for t in templates]
     expected = []
     for platform in PLATFORMS:
-        first = render(made, platform=platform, plugin_manager=MANAGER, copy=True)
+        first = render(made, platform=platform, plugin_manager=MANAGER)
         assert_valid(first)
         expected.append(json.dumps(first))
     for _ in range(3):
         for platform, text in zip(PLATFORMS, expected, strict=True):
-            assert json.dumps(render(made, platform=platform, plugin_manager=MANAGER)) == text
-            copied = render(made, platform=platform, plugin_manager=MANAGER, copy=True)
-            for obj in containers_in(copied):
-                if isinstance(obj, dict):
-                    obj["changed"] = True
-                else:
-                    obj.append("changed")
+            copied = render(made, platform=platform, plugin_manager=MANAGER)
+            assert json.dumps(copied) == text
+            vandalize(copied)
     assert [(t.pod_spec, t.labels, t.annotations) for t in templates] == before
