@@ -195,9 +195,9 @@ CORE_MUTANTS = (
            "default-init creates init containers named after the pod's containers"),
     # ------------------------------------------------------------------ resolve/
     _resolve("delete-entry-counted-as-container",
-             "        if isinstance(item, dict) and item.get(PATCH) is None:\n"
-             "            names.append(item.get(\"name\"))",
-             "        if isinstance(item, dict):\n            names.append(item.get(\"name\"))",
+             "            if not gone:\n                given.append(name)\n"
+             "    return (tuple(name for name in given if not deleted[name]),",
+             "            given.append(name)\n    return (tuple(given),",
              "a $patch: delete entry counts as a container name: default entries recreate it",
              quick=True),
     _resolve("scheduling-keeps-default-resources",
@@ -268,6 +268,11 @@ CORE_MUTANTS = (
              "high = request is not None and parse_quantity(request) > parse_quantity(value)",
              "high = request is not None and parse_quantity(request) < parse_quantity(value)",
              "defaultResources fills a limit below the container's request"),
+    _resolve("deleted-container-stays-named",
+             "        names = [name for name in names if name == primary or name not in gone]\n",
+             "",
+             "a container a layer deletes stays a name of the role: a higher default entry "
+             "brings it back without an image"),
     _resolve("scheduling-role-takes-task-settings",
              "    if of.scheduling:\n        return None\n    task, platform",
              "    task, platform",
