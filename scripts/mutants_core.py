@@ -229,10 +229,9 @@ CORE_MUTANTS = (
              "        own = {",
              "    for index in range(len(layers)):\n        layer = layers[index]\n        own = {",
              "the lowest layer setting a request or limit is taken as its setter"),
-    _resolve("raised-limit-written-in-place",
-             "owned = copy_path(acc, *path) if cow is None else cow.own_path(acc, *path)",
-             "owned = acc['spec']['containers'][index]['resources']",
-             "a raised limit is written into the template the container was taken from"),
+    _resolve("limit-raised-to-itself",
+             "        raised[name] = requests[name]", "        raised[name] = limits[name]",
+             "the limit below a higher layer's request is reported as raised but kept"),
     _resolve("init-container-tolerations-missed",
              '    for name in ("containers", "initContainers"):\n'
              '        for container in spec.get(name) or ():\n'

@@ -247,6 +247,9 @@ def test_the_interruptible_layer_follows_role_then_task(
     assert (pod["spec"].get("nodeSelector") == SPOT["nodeSelector"]) is on_spot
 
 
+# ------------------------------------------------------------------------ templates stay
+
+
 def test_templates_are_unchanged_by_renders() -> None:
     template = PodTemplate({"containers": [{"name": "primary", "env": [{"name": "A",
                                                                         "value": "1"}]}]})
