@@ -1,13 +1,20 @@
-"""Plant realistic defects in core and in each plugin, one at a time, in a temporary copy
-of the repository, and check that the conformance kit alone catches each.
+"""Plant realistic defects, one at a time, in a temporary copy of the repository, and
+check that the tests meant to catch them do.
 
-The kit alone is ``tests/test_conformance_installed.py``: the kit over every installed
-task type, nothing hand-written. A mutation is *killed* when that run fails; the script
-prints the kit's first failure line for each, so one can see it names the task type, the
-role, the field and the layer. Exit status 1 when a mutation survives (or cannot be
-applied: the code it targets has changed and the mutation must be updated).
+Two sets:
 
-Usage: scripts/mutation [--quick] [--list] [NAME...]
+- the *kit* set, defects in core and in each plugin, judged by the conformance kit alone
+  (``tests/test_conformance_installed.py``: the kit over every installed task type,
+  nothing hand-written); the first failure line shows it names the task type, the role,
+  the field and the layer;
+- the *core* set (``--core``), bugs one could write in core's merge and resolution
+  (``merge/``, ``resolve/``, the policy's enforce layer), judged by core's own tests
+  alone (:data:`CORE_TESTS`, run with ``-x``): not the kit, not the benchmark smoke test.
+
+A mutation is *killed* when its judge fails. Exit status 1 when a mutation survives (or
+cannot be applied: the code it targets has changed and the mutation must be updated).
+
+Usage: scripts/mutation [--quick] [--core | --kit] [--list] [NAME...]
 """
 
 from __future__ import annotations
@@ -22,8 +29,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from mutants_core import CORE_MUTANTS, CORE_TESTS
+
 ROOT = Path(__file__).resolve().parent.parent
 KIT = "tests/test_conformance_installed.py"
+KIT_SET, CORE_SET = "kit", "core"
 _COPIED = ("core", "plugins", "tests", "conftest.py", "pyproject.toml")
 _SKIPPED = shutil.ignore_patterns("__pycache__", "*.egg-info", ".pytest_cache", ".hypothesis")
 
@@ -40,6 +50,8 @@ class Mutation:
     defect: str
     quick: bool = False
     also: tuple[tuple[str, str], ...] = ()  # further (old, new), each in its own file
+    judge: str = KIT_SET
+
 
 
 MUTATIONS = (
@@ -66,7 +78,7 @@ MUTATIONS = (
              "the primary container is no longer put first: the first layer's order wins",
              also=(('"spec": {"containers": [{"name": primary}]}}', '"spec": {}}'),)),
     Mutation("null-kept", "core/src",
-             "                if key in target:\n                    _drop(target, key, "
+             "                if key in target:\n                    drop(target, key, "
              "fields.get(key, fallback), path, record)",
              "                target[key] = None",
              "null in a higher layer no longer removes the key: it is emitted as null"),
@@ -77,7 +89,7 @@ MUTATIONS = (
              "_delete_keyed(",
              "$patch: delete items no longer remove an inherited keyed item"),
     Mutation("union-duplicates", "core/src",
-             "        if existing == new and _ident(existing) == _ident(new):",
+             "        if existing == new and ident(existing) == ident(new):",
              "        if False:",
              "a toleration or envFrom given by two layers appears twice"),
     # ---------------------------------------------------------------- plugins
@@ -95,17 +107,18 @@ MUTATIONS = (
                     "owned = _ENTRYPOINT + (_SHM if config.shm_size else ()) + "
                     "(FieldDecl('spec.affinity', 'the operator places replicas'),)"),)),
     Mutation("pytorch-role-resources-replaced", "plugins/pytorch/src",
-             "operator_layer=layer, owned=owned",
-             "operator_layer=_with_role_resources(layer, role), owned=owned",
+             "container_name=CONTAINER_NAME, role=role, operator_layer=layer,",
+             "container_name=CONTAINER_NAME, role=role, "
+             "operator_layer=_with_role_resources(layer, role),",
              "the plugin writes a role's requests itself, replacing the resources",
-             also=(("def _check_task(",
+             also=(("def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:",
                     "def _with_role_resources(layer: dict[str, Any], role: Any) -> Any:\n"
                     "    if role is None or role.requests is None:\n"
                     "        return layer\n"
                     "    container = {**layer['spec']['containers'][0], 'resources': {\n"
                     "        '$patch': 'replace', 'requests': role.requests.to_k8s()}}\n"
                     "    return {'spec': {**layer['spec'], 'containers': [container]}}\n\n\n"
-                    "def _check_task("),)),
+                    "def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:"),)),
     Mutation("pytorch-worker-replicas-ignored", "plugins/pytorch/src",
              "if self.worker is not None and self.worker.replicas is not None:",
              "if False:",
@@ -125,37 +138,66 @@ MUTATIONS = (
              '"volumes": [{"$patch": "replace"}, {"name": SCRIPT_VOLUME,',
              "the operator layer replaces the template's volumes instead of adding its own"),
     Mutation("container-drops-init", "plugins/container/src",
-             "return [pod_manifest(task, pods[ROLE], context)]",
-             "return [pod_manifest(task, {**pods[ROLE], 'spec': {k: v for k, v in "
-             "pods[ROLE]['spec'].items() if k != 'initContainers'}}, context)]",
+             "return [pod_manifest(task, pod, context)]",
+             "return [pod_manifest(task, {**pod, 'spec': {k: v for k, v in "
+             "pod['spec'].items() if k != 'initContainers'}}, context)]",
              "the plugin drops initContainers when it builds the Pod"),
 )
 
+CORE_MUTATIONS = tuple(
+    Mutation(m.name, f"core/src/podtemplate/{m.package}", m.old, m.new, m.defect, quick=m.quick,
+             judge=CORE_SET) for m in CORE_MUTANTS)
 
-def apply(mutation: Mutation, copy: Path) -> str | None:
-    """Plant ``mutation`` in ``copy``; returns why it cannot be planted, else None. Each
-    replacement goes to the one source file under ``where`` that holds its text once."""
+
+def plan(mutation: Mutation, root: Path) -> dict[Path, str] | str:
+    """The mutated text of each file ``mutation`` changes under ``root``, or why it cannot
+    be planted. Each replacement goes to the one source file under ``where`` that holds
+    its text, once."""
+    texts: dict[Path, str] = {}
+    sources = sorted((root / mutation.where).rglob("*.py"))
     for old, new in ((mutation.old, mutation.new), *mutation.also):
-        holders = [path for path in sorted((copy / mutation.where).rglob("*.py"))
-                   if old in path.read_text(encoding="utf-8")]
+        holders = [path for path in sources
+                   if old in texts.get(path, path.read_text(encoding="utf-8"))]
         if len(holders) != 1:
             return f"{old!r} is found in {len(holders)} files under {mutation.where}, not one"
-        text = holders[0].read_text(encoding="utf-8")
+        text = texts.get(holders[0], holders[0].read_text(encoding="utf-8"))
         if text.count(old) != 1:
             return f"{old!r} occurs {text.count(old)} times in {holders[0].name}"
-        holders[0].write_text(text.replace(old, new), encoding="utf-8")
+        texts[holders[0]] = text.replace(old, new)
+    return texts
+
+
+def apply(mutation: Mutation, copy: Path) -> str | None:
+    """Plant ``mutation`` in ``copy``; returns why it cannot be planted, else None."""
+    texts = plan(mutation, copy)
+    if isinstance(texts, str):
+        return texts
+    for path, text in texts.items():
+        path.write_text(text, encoding="utf-8")
     return None
 
 
-def run_kit(copy: Path) -> tuple[int, str]:
-    """The kit over every installed task type, importing the copy's sources."""
+def _environment(copy: Path) -> dict[str, str]:
     sources = [copy / "core" / "src", *sorted((copy / "plugins").glob("*/src"))]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, sources)),
-           "PYTHONDONTWRITEBYTECODE": "1"}
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, sources)),
+            "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def run_judge(judge: str, copy: Path) -> tuple[int, str]:
+    """The kit over every installed task type, or core's tests (:data:`CORE_TESTS`),
+    importing the copy's sources."""
+    tests = [KIT] if judge == KIT_SET else [t for t in CORE_TESTS if (copy / t).is_file()]
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
-                           KIT], cwd=copy, env=env, capture_output=True, text=True,
-                          timeout=900)
+                           "-p", "no:randomly", *tests], cwd=copy, env=_environment(copy),
+                          capture_output=True, text=True, timeout=900)
     return done.returncode, done.stdout
+
+
+def imports_the_copy(copy: Path) -> bool:
+    """Whether a test run in ``copy`` imports the copy's core (not the installed one)."""
+    done = subprocess.run([sys.executable, "-c", "import podtemplate; print(podtemplate.__file__)"],
+                          cwd=copy, env=_environment(copy), capture_output=True, text=True)
+    return Path(done.stdout.strip()).is_relative_to(copy)
 
 
 def first_failure(output: str) -> str:
@@ -169,15 +211,24 @@ def first_failure(output: str) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="only the fixed CI set")
-    parser.add_argument("--list", action="store_true", help="list the mutations and exit")
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--core", action="store_true", help="only the core set")
+    which.add_argument("--kit", action="store_true", help="only the kit set")
+    parser.add_argument("--list", action="store_true",
+                        help="list the mutations, check each can be planted, and exit")
     parser.add_argument("names", nargs="*", help="run only these mutations")
     args = parser.parse_args()
-    chosen = [m for m in MUTATIONS if (not args.quick or m.quick)
-              and (not args.names or m.name in args.names)]
+    judges = {CORE_SET} if args.core else {KIT_SET} if args.kit else {KIT_SET, CORE_SET}
+    chosen = [m for m in (*MUTATIONS, *CORE_MUTATIONS) if m.judge in judges
+              and (not args.quick or m.quick) and (not args.names or m.name in args.names)]
     if args.list:
+        stale = 0
         for mutation in chosen:
-            print(f"{mutation.name:40} {mutation.defect}")
-        return 0
+            problem = plan(mutation, ROOT)
+            stale += isinstance(problem, str)
+            state = f"NOT APPLIED: {problem}" if isinstance(problem, str) else mutation.defect
+            print(f"{mutation.judge:4} {mutation.name:40} {state}")
+        return 1 if stale else 0
     survived = 0
     with tempfile.TemporaryDirectory(prefix="podtemplate-mutation-") as folder:
         pristine = Path(folder) / "pristine"
@@ -187,10 +238,14 @@ def main() -> int:
                 shutil.copytree(source, pristine / name, ignore=_SKIPPED)
             else:
                 shutil.copy2(source, pristine / name)
-        status, output = run_kit(pristine)
-        if status != 0:
-            print(f"the kit fails before any mutation:\n{first_failure(output)}")
+        if not imports_the_copy(pristine):
+            print("the copy's tests would import the installed podtemplate, not the copy")
             return 2
+        for judge in sorted({m.judge for m in chosen}):
+            status, output = run_judge(judge, pristine)
+            if status != 0:
+                print(f"the {judge} tests fail before any mutation:\n{first_failure(output)}")
+                return 2
         for mutation in chosen:
             copy = Path(folder) / mutation.name
             shutil.copytree(pristine, copy)
@@ -199,12 +254,13 @@ def main() -> int:
                 survived += 1
                 print(f"NOT APPLIED {mutation.name}: {problem}")
                 continue
-            status, output = run_kit(copy)
+            status, output = run_judge(mutation.judge, copy)
             verdict = "killed" if status == 1 else "SURVIVED" if status == 0 else "ERROR"
             survived += verdict != "killed"
-            print(f"{verdict:8} {mutation.name}: {mutation.defect}")
+            print(f"{verdict:8} {mutation.judge:4} {mutation.name}: {mutation.defect}",
+                  flush=True)
             if status != 0:
-                print(f"         {first_failure(output)[:400]}")
+                print(f"         {first_failure(output)[:400]}", flush=True)
             shutil.rmtree(copy)
     killed = len(chosen) - survived
     print(f"kill rate: {killed}/{len(chosen)}")

@@ -7,7 +7,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
 from ..merge.aliases import DEFAULT_CONTAINER, MAGIC_CONTAINER_NAMES
-from ..merge.rules import PATCH
+from ..merge.rules import DELETE, PATCH
 from ..model.roles import SCHEDULING_FIELDS
 from ..model.templates import PodTemplate, Resources, normalize_env
 
@@ -42,8 +42,8 @@ class Layer:
     ``object.__setattr__``. Treat it as immutable all the same.
     """
 
-    __slots__ = ("_container_names", "_facts", "_has_default_entries", "clean", "fragment",
-                 "label", "primary_alias", "proven", "source", "variant")
+    __slots__ = ("_container_names", "_deleted_names", "_facts", "_has_default_entries",
+                 "clean", "fragment", "label", "primary_alias", "proven", "source", "variant")
 
     def __init__(self, label: str, fragment: Mapping[str, Any],
                  primary_alias: str | None = None, source: object | None = None,
@@ -58,6 +58,8 @@ class Layer:
         self.proven = proven
         self.clean = clean
         self._container_names = container_names
+        # Built layers name their containers and delete none.
+        self._deleted_names = None if container_names is None else _NO_NAMES
         self._has_default_entries: bool | None = None
         self._facts: dict[Hashable, Any] | None = None
 
@@ -82,17 +84,30 @@ class Layer:
 
     # Read for every role a layer is folded into; computed once per layer object.
     def container_names(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-        """The names of the fragment's containers and init containers, without the items
-        that carry a directive (they add no container)."""
-        found = self._container_names
-        if found is None:
-            spec = self.fragment.get("spec")
-            if not spec:
-                found = _NO_NAMES
-            else:
-                found = (_names_in(spec.get("containers")), _names_in(spec.get("initContainers")))
-            self._container_names = found
-        return found
+        """The names of the containers and init containers the fragment gives (a name
+        whose last entry deletes it is not given)."""
+        if self._container_names is None:
+            self._read_names()
+        assert self._container_names is not None
+        return self._container_names
+
+    def deleted_names(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """The names of the containers and init containers the fragment deletes: those
+        whose last entry is ``$patch: delete``."""
+        if self._deleted_names is None:
+            self._read_names()
+        assert self._deleted_names is not None
+        return self._deleted_names
+
+    def _read_names(self) -> None:
+        spec = self.fragment.get("spec")
+        if not spec:
+            self._container_names = self._deleted_names = _NO_NAMES
+            return
+        (given, gone), (init_given, init_gone) = (
+            _names_in(spec.get("containers")), _names_in(spec.get("initContainers")))
+        self._container_names = given, init_given
+        self._deleted_names = gone, init_gone
 
     def has_default_entries(self) -> bool:
         """Whether the fragment has ``default``/``default-init`` container entries, whose
@@ -106,14 +121,22 @@ class Layer:
         return found
 
 
-def _names_in(items: Any) -> tuple[Any, ...]:
+def _names_in(items: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """``(given, deleted)``: the names a list of container entries gives, in order, and
+    those whose last entry is ``$patch: delete``."""
     if not items:
-        return ()
-    names = []
+        return (), ()
+    given: list[Any] = []
+    deleted: dict[Any, bool] = {}  # name -> whether its last entry deletes it
     for item in items:
-        if isinstance(item, dict) and item.get(PATCH) is None:
-            names.append(item.get("name"))
-    return tuple(names)
+        if isinstance(item, dict):
+            name = item.get("name")
+            gone = item.get(PATCH) == DELETE
+            deleted[name] = gone
+            if not gone:
+                given.append(name)
+    return (tuple(name for name in given if not deleted[name]),
+            tuple(name for name, gone in deleted.items() if gone))
 
 
 Narrow = Callable[[Layer], Layer]

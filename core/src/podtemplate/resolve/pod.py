@@ -296,12 +296,18 @@ def _role_named_template(name: str, role: str, context: RenderContext, *,
 
 def _container_names(layers: list[Layer], primary: str) -> tuple[list[str], list[str]]:
     """The role's container names (primary first) and init container names, in the
-    order the layers introduce them."""
+    order the layers introduce them, without those a layer deletes and no higher layer
+    gives again."""
     names: list[str] = [primary]
     init_names: list[str] = []
     for layer in layers:
         containers, init_containers = layer.container_names()
         alias = layer.primary_alias
+        # A container a layer deletes is no longer in the pod: a default entry of a
+        # higher layer must not bring it back (unless a layer gives it again).
+        gone, init_gone = layer.deleted_names()
+        names = [name for name in names if name == primary or name not in gone]
+        init_names = [name for name in init_names if name not in init_gone]
         for name in containers:
             if name == alias:
                 name = primary
