@@ -71,6 +71,8 @@ from .model.templates import (
     normalize_env,
 )
 from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
+from .resolve import kinds as layer_kinds
+from .resolve.kinds import LayerKind
 from .resolve.layers import Layer
 from .resolve.pod import late_platform_layers, task_layers
 from .runtime import function_entrypoint
@@ -128,6 +130,8 @@ __all__ = [
     "ROLE_LABEL",
     "DEFAULT_CONTAINER_ANNOTATION",
     "Layer",
+    "LayerKind",
+    "layer_kinds",
     # checks at definition time
     "check_dns1035_label",
     "check_dns1123_label",

@@ -107,11 +107,11 @@ def test_the_fast_check_says_what_the_plain_one_says(job: Any, plugin_manager: A
 def test_newer_fields_in_a_settings_shaped_layer_are_not_taken_for_settings(
         plugin_manager: Any) -> None:
     """A fragment built for one task that is not core's settings layer is walked."""
-    from podtemplate.plugin import Layer
+    from podtemplate.plugin import Layer, layer_kinds
 
     container = {"name": "worker", "image": IMAGE, "resizePolicy": []}
     layer = Layer("task settings", {"spec": {"containers": [container]}}, "worker",
-                  proven=True)
+                  proven=True, kind=layer_kinds.TASK_SETTINGS)
     context = make_context(platform=PLATFORM, plugin_manager=plugin_manager)
     assert crd_schema.layers_known([layer], {}, "worker", context) is False
     assert _fast.layers_known([layer], {}, "worker") is False
