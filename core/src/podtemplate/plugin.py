@@ -76,6 +76,7 @@ from .resolve.kinds import LayerKind
 from .resolve.layers import Layer
 from .resolve.pod import late_platform_layers, task_layers
 from .runtime import function_entrypoint
+from .stash import StashKey
 
 __all__ = [
     # declaring a task type and its roles
@@ -100,6 +101,7 @@ __all__ = [
     "Role",
     "Task",
     "RenderContext",
+    "StashKey",
     "RenderWarning",
     "config_of",
     "defining_task",
