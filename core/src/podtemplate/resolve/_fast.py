@@ -91,9 +91,11 @@ class FastFold:
               ) -> tuple[dict[str, Any], list[Layer]]:
         """The pod to fold into and the layers left to fold: runs of definition layers
         composed (``slots``: kept on the task), and the first layer's fold over the empty
-        pod made once and kept on that layer."""
+        pod made once and kept on that layer - a platform's layer, which many tasks
+        share, or a composition; not a task's own layer, which a task rendered once
+        would keep."""
         plan = composed_runs(layers, self.primary, slots)
-        if plan:
+        if plan and (not plan[0].kind.definition or plan[0].kind is COMPOSED):
             acc = started_pod(plan[0], self.primary, self.names, self.init_names,
                               lambda: self._over_empty(plan[0]), self.cow)
             if acc is not None:
