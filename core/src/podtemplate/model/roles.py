@@ -15,7 +15,6 @@ from .templates import Role
 if TYPE_CHECKING:
     from .task import Task
 
-T = TypeVar("T")
 
 __all__ = ["FieldDecl", "POD_ROLE", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "config_of",
            "covers", "single_pod_role"]
