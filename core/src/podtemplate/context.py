@@ -1,7 +1,8 @@
 """The render context: what one render shares across tasks, as plain data.
 
-:func:`podtemplate.make_context` builds it whole (the task types' settings validated, the
-template store made), so this module imports nothing of the render around it. What a
+:func:`podtemplate.make_context` builds it (the task types' settings validated up front),
+so this module imports nothing of the render around it; the template store is asked of
+the plugins through the plugin manager it holds, when a template is first looked up. What a
 render computes and reuses across its tasks lives in :attr:`RenderContext.stash`, one
 typed entry per :class:`StashKey`, the way pytest keeps plugin state on its nodes.
 """
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from .model.templates import PodTemplate
 
 __all__ = ["MEMO_LIMIT", "RenderContext", "RenderWarning", "Stash", "StashKey", "memo"]
+
+_STORE = StashKey["TemplateStore | None"]("the template store of the render")
 
 @dataclass(frozen=True)
 class RenderWarning:
@@ -55,8 +58,6 @@ class RenderContext:
     # Every installed task type's ``taskTypes.<name>`` settings, validated by its own
     # model (its defaults when platform.yaml has none); a type without a model is absent.
     settings: Mapping[str, Any] = field(default_factory=dict)
-    # The cluster templates' store the plugins made for this render, if any.
-    store: TemplateStore | None = None
     warnings: list[RenderWarning] = field(default_factory=list)
     stash: Stash = field(default_factory=Stash, repr=False, compare=False)
 
@@ -71,6 +72,16 @@ class RenderContext:
     def memo(self, key: StashKey[dict[Any, Any]], limit: int = MEMO_LIMIT) -> dict[Any, Any]:
         """The bounded per-render table ``key`` (see :func:`memo`)."""
         return memo(self.stash, key, limit)
+
+    @property
+    def store(self) -> TemplateStore | None:
+        """The cluster templates' store the plugins make for this render, if any: made
+        when a template is first looked up, so that a template folder no task uses
+        (missing, say) does not fail the render."""
+        if _STORE not in self.stash:
+            self.stash[_STORE] = self.plugin_manager.hook.podtemplate_make_template_store(
+                context=self)
+        return self.stash[_STORE]
 
     def task_type_settings(self, task_type: str) -> Any:
         """The ``taskTypes.<task_type>`` settings of the platform, validated by the task

@@ -74,7 +74,6 @@ def make_context(*, platform: Platform | str | Path | None = None,
                             settings=settings)
     for warning in unknown:
         context.warn(warning, field="taskTypes")
-    context.store = manager.hook.podtemplate_make_template_store(context=context)
     return context
 
 
