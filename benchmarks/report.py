@@ -10,12 +10,12 @@ from .figures import ExplainCost, Throughput
 from .flytekit_side import SideBySide
 from .timing import Paired
 
-__all__ = ["FLYTEKIT_TARGET", "Report", "TARGETS", "JSON_KEYS"]
+__all__ = ["Report", "TARGETS", "JSON_KEYS"]
 
-# figure -> the most it may be (every figure is a ratio measured within one run).
-# The realistic mix's side by side with flytekit has a target too (at least 30x), kept
-# apart: it is measured only where flytekit is installed.
-FLYTEKIT_TARGET = 30.0
+# figure -> the most it may be (every figure is a ratio measured within one run). The
+# side by side with flytekit is reported, not targeted: the 30x target was withdrawn
+# (docs/performance.md), as every render runs the API server's rules and the CRD check
+# on every value.
 TARGETS: dict[str, float] = {
     "floor_ratio": 2.0,
     "realistic_floor_ratio": 2.0,
@@ -151,8 +151,6 @@ class Report:
                 "floor_ratio": _r(figures.floor_ratio),
                 "floor_ratio_gc_off": _r(figures.floor_ratio_gc_off),
                 "flytekit_over_podtemplate": _r(ratio, 2),
-                "flytekit_target": f">= {FLYTEKIT_TARGET}",
-                "flytekit_target_met": None if ratio is None else ratio >= FLYTEKIT_TARGET,
                 "output_digest": self.realistic_digest}
 
     # -------------------------------------------------------------------------- table
@@ -194,8 +192,7 @@ class Report:
                   f"({workload}: {', '.join(side['task_types'])}): podtemplate renders "
                   f"{side['podtemplate_tasks_per_s']:.0f} tasks/s, flytekit serializes "
                   f"{side['flytekit_tasks_per_s']:.0f} tasks/s "
-                  f"({side['flytekit_over_podtemplate']:.1f}x podtemplate's time"
-                  + (f"; target >= {FLYTEKIT_TARGET:.0f}x)" if workload == "realistic" else ")"))
+                  f"({side['flytekit_over_podtemplate']:.1f}x podtemplate's time)")
         print(f"\n{'figure':<20}{'value':>10}{'target':>10}  met")
         for name, target in self.targets().items():
             value = "n/a" if target["value"] is None else f"{target['value']:.3f}"

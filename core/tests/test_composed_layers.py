@@ -2,7 +2,7 @@
 fold made once (``resolve._fast.started_pod``) give exactly what folding the layers one
 by one gives - the same pod, key order included, the same error - over whatever the
 platform's layers put below them; and the composition is made once per task and role,
-not once per render."""
+when the same layers come again, not once per render."""
 
 from __future__ import annotations
 
@@ -27,7 +27,6 @@ from podtemplate import (
 from podtemplate.merge.engine import expand_container_aliases
 from podtemplate.model.apiserver import check_pod_template
 from podtemplate.resolve import _fast
-from podtemplate.resolve import pod as pod_module
 from podtemplate.resolve.layers import Layer
 from podtemplate.testing import assert_valid_pod_template
 from podtemplate.testing.sizing import examples
@@ -151,8 +150,8 @@ def _resolve(made: Any, role_spec: RoleSpec, platform: Platform, *, plain: bool 
     return json.dumps(pod)
 
 
-def _plain(entries: Any, primary: str, slots: Any) -> list[Layer]:
-    return [layer for layer, _ in entries]
+def _plain(layers: Any, primary: str, slots: Any) -> list[Layer]:
+    return list(layers)
 
 
 @settings(max_examples=examples(200), deadline=None,
@@ -162,14 +161,14 @@ def _plain(entries: Any, primary: str, slots: Any) -> list[Layer]:
 def test_composed_layers_fold_as_the_layers_one_by_one(
         case: tuple[Any, RoleSpec, Platform], monkeypatch: pytest.MonkeyPatch) -> None:
     made, role_spec, platform = case
-    # The first render keeps nothing; the second keeps the task's layers and composes
-    # them; the third and fourth are served from what the second kept.
+    # The first render notes the task's layers; the second composes them; the third and
+    # fourth are served from what the second kept.
     first = _resolve(made, role_spec, platform)
     second = _resolve(made, role_spec, platform)
     composed = _resolve(made, role_spec, platform)
     again = _resolve(made, role_spec, platform)
     with monkeypatch.context() as patched:
-        patched.setattr(pod_module, "composed_runs", _plain)
+        patched.setattr(_fast, "composed_runs", _plain)
         uncomposed = _resolve(made, role_spec, platform)
     plain = _resolve(made, role_spec, platform, plain=True)
     assert first == second == composed == again == plain
@@ -204,7 +203,7 @@ def test_the_composition_is_made_once_and_used(monkeypatch: pytest.MonkeyPatch) 
             defaultImage="python:3.11")))
 
     pods = [render(role_spec)]
-    assert composed == []  # the first render keeps nothing and folds them one by one
+    assert composed == []  # the first render notes the layers and folds them one by one
     pods += [render(role_spec) for _ in range(3)]
     # Composed by the second render, and reused after.
     assert composed == ["task template + task settings + role template (worker) + "
@@ -214,15 +213,21 @@ def test_the_composition_is_made_once_and_used(monkeypatch: pytest.MonkeyPatch) 
     assert names == ["trainer", "side"]
     trainer = pods[0]["spec"]["containers"][0]
     assert [e["name"] for e in trainer["env"]] == ["B", "A", "R"]
-    # A role made afresh (as some plugins do per render) has new layers: folded one by
-    # one, in the same slot of the task; composed if they come again. Nothing piles up.
+    # A role made afresh (as some plugins do per render) but equal to the first gives the
+    # same layers: the composition stands. One that differs is noted, folded one by
+    # one, and composed when it comes again, in the same slot. Nothing piles up.
     fresh = RoleSpec(name="worker", template_path="spec.worker", container_name="trainer",
                      role=role_spec.role.model_copy() if role_spec.role else None)
     assert render(fresh) == pods[0]
     assert len(composed) == 1
-    assert render(fresh) == pods[0]
+    other = RoleSpec(name="worker", template_path="spec.worker", container_name="trainer",
+                     role=Role(pod_template=PodTemplate({"nodeSelector": {"pool": "cpu"}}),
+                               env={"R": "1"}))
+    assert render(other)["spec"]["nodeSelector"] == {"pool": "cpu"}
+    assert len(composed) == 1
+    assert render(other)["spec"]["nodeSelector"] == {"pool": "cpu"}
     assert len(composed) == 2
-    slots = made.compiled(("composed runs", "worker", "trainer"), dict)
+    slots = made.compiled(("composed", "worker", "trainer"), dict)
     assert list(slots) == [0]
 
 
@@ -235,13 +240,13 @@ def test_a_layer_with_a_directive_is_folded_on_its_own(monkeypatch: pytest.Monke
                                                              "key": "spot"}]}))(job)
     role_spec = RoleSpec(name="pod", template_path="")
     folded: list[str] = []
-    real = pod_module._fold
+    real = _fast.FastFold.__call__
 
-    def spy(acc: dict[str, Any], layer: Layer, **kwargs: Any) -> None:
+    def spy(self: _fast.FastFold, acc: dict[str, Any], layer: Layer) -> None:
         folded.append(layer.label)
-        real(acc, layer, **kwargs)
+        real(self, acc, layer)
 
-    monkeypatch.setattr(pod_module, "_fold", spy)
+    monkeypatch.setattr(_fast.FastFold, "__call__", spy)
     platform = Platform(defaultImage="python:3.11",
                         interruptible={"tolerations": [{"key": "spot", "operator": "Exists"}]})
     pod = resolve_pod(made.with_overrides(interruptible=True), role_spec,
@@ -338,17 +343,19 @@ def test_a_union_item_both_primary_entries_give_is_given_once() -> None:
     assert [_resolve(made, role_spec, platform) for _ in range(3)] == [plain] * 3
 
 
-def test_a_one_off_render_keeps_only_a_counter_on_the_task() -> None:
-    """What only later renders reuse (settings layers kept, layers composed) is made from
-    a task's second render on: a render of each task once - the CLI's - keeps its memory
-    flat in the number of tasks."""
+def test_a_one_off_render_keeps_only_a_note_on_the_task() -> None:
+    """A task rendered once (the CLI's renders) keeps what its layers were made from, not
+    the layers nor their composition: its memory stays flat in the number of tasks. The
+    second render takes the same path and finds the same layers: it composes them."""
     made, role_spec = _sample()
     assert role_spec.role is not None
     before = set(made._compiled)
-    resolve_pod(made, role_spec, make_context(platform=Platform(defaultImage="python:3.11")))
-    assert set(made._compiled) - before == {("renders", "worker", "trainer")}
-    assert not any(isinstance(key, tuple) and key[0] == "settings layer"
-                   for key in role_spec.role._compiled)
-    resolve_pod(made, role_spec, make_context(platform=Platform(defaultImage="python:3.11")))
-    kept = {key[0] for key in set(made._compiled) - before}
-    assert kept == {"renders", "settings layer", "composed runs"}
+    role_before = set(role_spec.role._compiled)
+    for _ in range(2):
+        resolve_pod(made, role_spec, make_context(platform=Platform(
+            defaultImage="python:3.11")))
+        assert set(made._compiled) - before == {("composed", "worker", "trainer")}
+        assert set(role_spec.role._compiled) - role_before <= {"env"}
+    slots = made.compiled(("composed", "worker", "trainer"), dict)
+    (made_from, composed), = slots.values()
+    assert composed is not None and all(not isinstance(part, dict) for part in made_from)

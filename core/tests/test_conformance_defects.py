@@ -237,10 +237,10 @@ def _falsy_dropped(value: Any) -> Any:
 
 
 def test_the_kit_catches_false_not_overriding(wrap: Any) -> None:
-    resolve = importlib.import_module("podtemplate.resolve.pod")
-
-    wrap(resolve, "merge_into", lambda merge_into: lambda target, higher, **kw: merge_into(
-        target, _falsy_dropped(higher), **kw))
+    for name in ("podtemplate.resolve.pod", "podtemplate.resolve._fast"):  # plain, fast
+        wrap(importlib.import_module(name), "merge_into",
+             lambda merge_into: lambda target, higher, **kw: merge_into(
+                 target, _falsy_dropped(higher), **kw))
     assert_caught(findings_of(Mpi()), "precedence", "spec.hostNetwork",
                   "cluster template (layer 1) under task template (layer 2)")
 
@@ -263,12 +263,12 @@ def test_the_kit_catches_env_appended(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_the_kit_catches_a_layer_losing_init_containers(wrap: Any) -> None:
-    resolve = importlib.import_module("podtemplate.resolve.pod")
+    resolve = importlib.import_module("podtemplate.resolve.order")
 
     def drop(template_layer: Any) -> Any:
-        def layer(label: str, template: PodTemplate, **kw: Any) -> Any:
+        def layer(kind: Any, label: str, template: PodTemplate, **kw: Any) -> Any:
             spec = {k: v for k, v in template.pod_spec.items() if k != "initContainers"}
-            return template_layer(label, PodTemplate(
+            return template_layer(kind, label, PodTemplate(
                 spec, template.primary_container_name, labels=template.labels,
                 annotations=template.annotations), **kw)
         return layer
@@ -282,8 +282,8 @@ def test_the_kit_catches_a_layer_losing_init_containers(wrap: Any) -> None:
 def test_the_kit_catches_the_run_override_skipped(wrap: Any) -> None:
     resolve = importlib.import_module("podtemplate.resolve.pod")
 
-    wrap(resolve, "_task_layers", lambda task_layers: lambda task, role, context, primary:
-         task_layers(task, role, dataclasses.replace(context, override=None), primary))
+    wrap(resolve, "build_layers", lambda build_layers: lambda task, role, context, primary:
+         build_layers(task, role, dataclasses.replace(context, override=None), primary))
     found = findings_of(Mpi())
     assert_caught(found, "probe", "spec.tolerations", "run override (layer 4)")
     dropped = [f for f in found if f.field == "spec.tolerations" and f.check == "probe"]

@@ -404,13 +404,18 @@ def test_without_a_policy_nothing_is_judged_away(templates: Path) -> None:
 
 
 
-def test_every_layer_of_the_layer_order_has_an_owner() -> None:
-    from podtemplate.policy.attribution import LAYER_OWNERS, layer_kind
+def test_every_layer_is_attributed_by_its_kind() -> None:
+    from podtemplate.policy.attribution import owner_of
+    from podtemplate.resolve import kinds
+    from podtemplate.resolve.layers import Layer
     from podtemplate.resolve.pod import LAYER_ORDER
 
-    assert {name for name, _ in LAYER_ORDER} <= set(LAYER_OWNERS)
-    assert layer_kind("cluster template platform/gpu") == "platform"
-    assert layer_kind("role cluster template (worker) platform/a100") == "platform"
-    assert layer_kind("role template (worker)") == "task"
-    assert layer_kind("operator (pytorch)") == "operator"
-    assert layer_kind("policy") == "policy"
+    assert [kind for kind, _ in LAYER_ORDER] == list(kinds.KINDS[:len(LAYER_ORDER)])
+
+    def owner(kind: kinds.LayerKind) -> str:
+        return owner_of(Layer(kind.name, {}, kind=kind))
+
+    assert owner(kinds.CLUSTER_TEMPLATE) == owner(kinds.ROLE_CLUSTER_TEMPLATE) == "platform"
+    assert owner(kinds.ROLE_TEMPLATE) == owner(kinds.RUN_OVERRIDE) == "task"
+    assert owner(kinds.OPERATOR) == "operator"
+    assert owner(kinds.POLICY) == "policy"

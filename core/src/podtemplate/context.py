@@ -1,12 +1,20 @@
-"""The render context: what one render shares across tasks."""
+"""The render context: what one render shares across tasks, as plain data.
+
+:func:`podtemplate.make_context` builds it (the task types' settings validated up front),
+so this module imports nothing of the render around it; the template store is asked of
+the plugins through the plugin manager it holds, when a template is first looked up. What a
+render computes and reuses across its tasks lives in :attr:`RenderContext.stash`, one
+typed entry per :class:`StashKey`, the way pytest keeps plugin state on its nodes.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from .platform import Platform
+from .stash import MEMO_LIMIT, Stash, StashKey, memo
 
 if TYPE_CHECKING:
     import pluggy
@@ -14,12 +22,9 @@ if TYPE_CHECKING:
     from .files.store import TemplateStore
     from .model.templates import PodTemplate
 
-__all__ = ["RenderContext", "RenderWarning"]
+__all__ = ["MEMO_LIMIT", "RenderContext", "RenderWarning", "Stash", "StashKey", "memo"]
 
-T = TypeVar("T")
-MEMO_LIMIT = 4096  # entries per memo table
-_SETTINGS = "context:task-type-settings"
-
+_STORE = StashKey["TemplateStore | None"]("the template store of the render")
 
 @dataclass(frozen=True)
 class RenderWarning:
@@ -50,10 +55,11 @@ class RenderContext:
     check_crds: bool = True
     # ``render --run-id``: suffixes every object name and labels every object and pod.
     run_id: str | None = None
+    # Every installed task type's ``taskTypes.<name>`` settings, validated by its own
+    # model (its defaults when platform.yaml has none); a type without a model is absent.
+    settings: Mapping[str, Any] = field(default_factory=dict)
     warnings: list[RenderWarning] = field(default_factory=list)
-    _store: TemplateStore | None = None
-    _store_loaded: bool = False
-    cache: dict[str, Any] = field(default_factory=dict)
+    stash: Stash = field(default_factory=Stash, repr=False, compare=False)
 
     @property
     def namespace(self) -> str | None:
@@ -63,57 +69,21 @@ class RenderContext:
              field: str | None = None) -> None:
         self.warnings.append(RenderWarning(message, task, role, field))
 
-    def memo(self, table: str, limit: int = MEMO_LIMIT) -> dict[Any, Any]:
-        """The per-render table ``table``, for what tasks share: a template's layer, its
-        proof, a folded prefix. Beyond ``limit`` entries its older half is dropped, so a
-        render's memory does not grow with its number of tasks. Keep ``limit`` small for
-        what only one task reuses: entries that outlive a few tasks are garbage the
-        collector's oldest generation has to find."""
-        memo: dict[Any, Any] | None = self.cache.get(table)
-        if memo is None:
-            memo = self.cache[table] = {}
-        elif len(memo) > limit:
-            for key in list(memo)[: len(memo) // 2]:
-                del memo[key]
-        return memo
-
-    def remember(self, table: str, key: Hashable, make: Callable[[], T], *,
-                 keep: object = None, limit: int = MEMO_LIMIT) -> T:
-        """``make()`` the first time ``key`` is seen in ``table`` this render, the same
-        value afterwards. ``keep`` stays alive with the entry: pass the object whose
-        ``id()`` is in the key, so that the id cannot be reused by another object."""
-        found = self.cache.get(table)
-        entry = None if found is None else found.get(key)
-        if entry is None:  # the table is trimmed only when it grows
-            entry = self.memo(table, limit)[key] = (make(), keep)
-        value: T = entry[0]
-        return value
-
-    def task_type_settings(self, task_type: str) -> Any:
-        """The ``taskTypes.<task_type>`` settings of the platform, validated by the task
-        type's own model (its defaults when platform.yaml has no such section); None for a
-        type without a settings model."""
-        return self.settings_by_task_type().get(task_type)
-
-    def settings_by_task_type(self) -> Mapping[str, Any]:
-        """Every installed task type's validated settings, by name. Validated once per
-        render, the first time they are asked for (``make_context`` asks at once, so a bad
-        section fails before any task renders); sections naming no installed type warn."""
-        if _SETTINGS not in self.cache:
-            from .dispatch import task_types
-            from .task_settings import validate_task_type_settings
-
-            settings, warnings = validate_task_type_settings(
-                self.platform, task_types(self.plugin_manager))
-            for warning in warnings:
-                self.warn(warning, field="taskTypes")
-            self.cache[_SETTINGS] = settings
-        found: Mapping[str, Any] = self.cache[_SETTINGS]
-        return found
+    def memo(self, key: StashKey[dict[Any, Any]], limit: int = MEMO_LIMIT) -> dict[Any, Any]:
+        """The bounded per-render table ``key`` (see :func:`memo`)."""
+        return memo(self.stash, key, limit)
 
     @property
     def store(self) -> TemplateStore | None:
-        if not self._store_loaded:
-            self._store = self.plugin_manager.hook.podtemplate_make_template_store(context=self)
-            self._store_loaded = True
-        return self._store
+        """The cluster templates' store the plugins make for this render, if any: made
+        when a template is first looked up, so that a template folder no task uses
+        (missing, say) does not fail the render."""
+        if _STORE not in self.stash:
+            self.stash[_STORE] = self.plugin_manager.hook.podtemplate_make_template_store(
+                context=self)
+        return self.stash[_STORE]
+
+    def task_type_settings(self, task_type: str) -> Any:
+        """The ``taskTypes.<task_type>`` settings of the platform, validated by the task
+        type's own model; None for a type without a settings model."""
+        return self.settings.get(task_type)

@@ -79,10 +79,13 @@ from .model.templates import (
     scalar_text,
 )
 from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
+from .resolve import kinds as layer_kinds
+from .resolve.kinds import LayerKind
 from .resolve.layers import Layer
 from .resolve.pod import late_platform_layers, task_layers
 from .runtime import function_entrypoint
 from .schemas.pruning import CrdPodSchema, crd_pod_schema
+from .stash import StashKey
 
 __all__ = [
     # declaring a task type and its roles
@@ -109,6 +112,7 @@ __all__ = [
     "Role",
     "Task",
     "RenderContext",
+    "StashKey",
     "RenderWarning",
     "config_of",
     "defining_task",
@@ -140,6 +144,8 @@ __all__ = [
     "ROLE_LABEL",
     "DEFAULT_CONTAINER_ANNOTATION",
     "Layer",
+    "LayerKind",
+    "layer_kinds",
     # checks at definition time
     "check_dns1035_label",
     "check_dns1123_label",

@@ -17,6 +17,7 @@ from .dispatch import (
     check_manifest,
     define_roles,
     require_task_type,
+    task_types,
 )
 from .errors import (
     DefinitionError,
@@ -38,6 +39,7 @@ from .policy import Violation, raise_violations
 from .policy.judge import judge_role
 from .resolve.pod import resolve_pod
 from .schemas.resources import check_rendered
+from .task_settings import validate_task_type_settings
 
 __all__ = ["render", "render_all", "iter_render", "render_task", "make_context",
            "check_task_manifests", "collector_paused"]
@@ -63,12 +65,16 @@ def make_context(*, platform: Platform | str | Path | None = None,
         platform._source = source
     if override is not None and not isinstance(override, PodTemplate):
         override = PodTemplate.from_yaml(Path(override))
-    context = RenderContext(platform=platform,
-                            plugin_manager=plugin_manager or build_plugin_manager(),
+    manager = plugin_manager or build_plugin_manager()
+    # taskTypes checked now, before any task renders; sections naming no type warn.
+    settings, unknown = validate_task_type_settings(platform, task_types(manager))
+    context = RenderContext(platform=platform, plugin_manager=manager,
                             override=override, inputs=dict(inputs or {}),
                             provenance=provenance, check_crds=check_crds,
-                            run_id=None if run_id is None else check_run_id(run_id))
-    context.settings_by_task_type()  # taskTypes checked now, before any task renders
+                            run_id=None if run_id is None else check_run_id(run_id),
+                            settings=settings)
+    for warning in unknown:
+        context.warn(warning, field="taskTypes")
     return context
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import ApiRuleError, InvalidPodSpecError
 from ..merge.engine import clean, duplicate_keys
+from ..stash import StashKey
 from .apiserver import ApiProblem, check_final_pod, check_fragment, check_keys_only
 from .names import check_dns1123_label, check_quantity, dns1123_label_ok, quantity_ok
 from .plaindata import plain_copy
@@ -28,7 +29,8 @@ __all__ = [
     "API_RULES_MEMO",
 ]
 
-API_RULES_MEMO = "apiserver:valid"  # the render's memo table of parts found valid
+# The render's memo table of parts found valid.
+API_RULES_MEMO = StashKey[dict[Any, Any]]("the API server's rules: parts found valid")
 
 _CONTAINER_LISTS = ("containers", "initContainers", "ephemeralContainers")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -15,7 +15,6 @@ from .templates import Role
 if TYPE_CHECKING:
     from .task import Task
 
-T = TypeVar("T")
 
 __all__ = ["FieldDecl", "POD_ROLE", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "config_of",
            "covers", "single_pod_role"]
@@ -90,20 +89,6 @@ class RoleSpec:
     replicas_path: str | None = None
     no_role_config: str | None = None
     config_role: str | None = None
-    # The role's layers, kept while its task renders (a role spec is made for one task
-    # and one render): (task, context, primary) -> layers.
-    _layers: dict[str, tuple[object, object, tuple[Any, ...]]] = field(
-        default_factory=dict, init=False, compare=False, repr=False)
-
-    def remember_layers(self, task: object, context: object, primary: str,
-                        make: Callable[[], tuple[T, ...]]) -> tuple[T, ...]:
-        """``make()`` once for this role spec, task, render and primary name."""
-        found = self._layers.get(primary)
-        if found is None or found[0] is not task or found[1] is not context:
-            found = self._layers[primary] = (task, context, make())
-        layers: tuple[T, ...] = found[2]
-        return layers
-
     def declared(self, path: str) -> FieldDecl | None:
         """The declaration covering ``path`` (itself or an ancestor), if any. ``[*]`` in a
         declared path matches any list item: ``spec.containers[*].resizePolicy``."""

@@ -11,6 +11,7 @@ from typing import Any, TypeVar, overload
 from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
 from ..migration import flytekit_override_arguments, flytekit_task_arguments
+from .compiled import compiled_value
 from .names import check_label_value, check_quantity, parse_quantity
 from .naming import check_task_name, derive_object_name, name_digest, object_name_limit
 from .sites import DefinitionSite, definition_site
@@ -107,12 +108,9 @@ class Task:
             raise error.located(task=self.name) from None
 
     def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
-        """``make()`` the first time ``key`` is asked, the same value afterwards."""
-        found = self._compiled.get(key)
-        if found is None:
-            found = self._compiled[key] = make()
-        value: T = found
-        return value
+        """``make()`` the first time ``key`` is asked, the same value afterwards: what core
+        computes from this task alone (see :mod:`podtemplate.model.compiled`)."""
+        return compiled_value(self._compiled, key, make)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.fn is None:

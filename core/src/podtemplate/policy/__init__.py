@@ -10,13 +10,13 @@ from .engine import check_policy, raise_violations
 from .model import PodSecurityLevel, Policy
 from .paths import match_path
 from .pss import pod_security
-from .subject import LayerInfo, LayerKind, PolicySubject, Provenance
+from .subject import LayerInfo, LayerOwner, PolicySubject, Provenance
 from .violations import NOT_SET, Origin, Violation
 
 __all__ = [
     "NOT_SET",
     "LayerInfo",
-    "LayerKind",
+    "LayerOwner",
     "Origin",
     "PodSecurityLevel",
     "Policy",

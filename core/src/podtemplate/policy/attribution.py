@@ -9,52 +9,33 @@ from typing import TYPE_CHECKING
 
 from ..model.templates import PodTemplate
 from ..platform import Platform
-from .subject import LayerInfo, LayerKind
+from .subject import LayerInfo, LayerOwner
 
 if TYPE_CHECKING:
     from ..context import RenderContext
     from ..model.task import Task
+    from ..resolve.kinds import Owner
     from ..resolve.layers import Layer
 
-__all__ = ["POLICY_LAYER", "layer_infos", "task_file"]
+__all__ = ["layer_infos", "owner_of", "task_file"]
 
-POLICY_LAYER = "policy"  # the label of the enforce layer, as provenance and explain name it
 
-# Who owns each layer, by the name resolution's LAYER_ORDER gives it (a layer's label is
-# its name, or its name and what it came from: "cluster template platform/gpu"). What
-# is not the platform's is the task author's, so an unknown layer is judged as theirs.
-LAYER_OWNERS: dict[str, LayerKind] = {
-    "cluster template": "platform",
-    "platform interruptible": "platform",
-    "task template": "task",
-    "task settings": "task",
-    "task override": "task",
-    "run override": "task",
-    "role cluster template": "platform",
-    "role template": "task",
-    "role settings": "task",
-    "platform defaultResources": "platform",
-    "platform defaultImage": "platform",
-    "platform resourceTolerations": "platform",
+# Policy checks know one author: the task's, whether the task, a role or the run wrote it.
+_POLICY_OWNERS: dict[Owner, LayerOwner] = {
+    "task": "task", "role": "task", "run": "task",
+    "platform": "platform", "operator": "operator", "policy": "policy",
 }
 
 
-def layer_kind(label: str) -> LayerKind:
-    """Who owns the layer provenance calls ``label``."""
-    if label == POLICY_LAYER:
-        return "policy"
-    if label.startswith("operator"):
-        return "operator"
-    for name, kind in LAYER_OWNERS.items():
-        if label == name or label.startswith(name + " "):
-            return kind
-    return "task"
+def owner_of(layer: Layer) -> LayerOwner:
+    """Who a policy check says owns ``layer``."""
+    return _POLICY_OWNERS[layer.kind.owner]
 
 
 def layer_infos(layers: Sequence[Layer], task: Task, context: RenderContext
                 ) -> list[LayerInfo]:
     """The layers of one role (lowest first) as policy checks see them."""
-    return [LayerInfo(layer.label, layer_kind(layer.label), _file_of(layer, task, context))
+    return [LayerInfo(layer.label, owner_of(layer), _file_of(layer, task, context))
             for layer in layers]
 
 
@@ -62,11 +43,12 @@ def _file_of(layer: Layer, task: Task, context: RenderContext) -> str | None:
     source = layer.source
     if isinstance(source, PodTemplate) and source.source:
         return source.source
-    if isinstance(source, Platform) or layer_kind(layer.label) in ("platform", "policy"):
+    owner = layer.kind.owner
+    if isinstance(source, Platform) or owner in ("platform", "policy"):
         return context.platform.source
-    if layer.label == "run override" and context.override is not None:
+    if owner == "run" and context.override is not None:
         return context.override.source
-    if layer_kind(layer.label) == "operator":
+    if owner == "operator":
         return None
     return task_file(task)
 

@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..merge import expand_container_aliases, merge_into
+from ..resolve.kinds import POLICY
 from ..resolve.layers import Layer
-from .attribution import POLICY_LAYER, layer_kind
 from .paths import match_path
 from .violations import compact
 
@@ -28,8 +28,8 @@ def enforce_layer(context: RenderContext) -> Layer | None:
     if not platform.policy.enforce:
         return None
     return platform.compiled(
-        "policy", lambda: Layer(POLICY_LAYER, {"spec": platform.policy.enforce}, "primary",
-                                source=platform, variant="policy"))
+        "policy", lambda: Layer(POLICY.name, {"spec": platform.policy.enforce}, "primary",
+                                source=platform, variant="policy", kind=POLICY))
 
 
 def _enforced_paths(layer: Layer, primary: str, names: Sequence[str],
@@ -43,7 +43,7 @@ def _enforced_paths(layer: Layer, primary: str, names: Sequence[str],
             container_names=names, init_container_names=init_names)
         recorded: dict[str, str] = {}
         pod = merge_into({"metadata": {}, "spec": {}}, {"spec": spec}, root="",
-                         layer=POLICY_LAYER, provenance=recorded)
+                         layer=POLICY.name, provenance=recorded)
         return [(path, value) for path in recorded for _, value in match_path(pod, path)]
 
     return layer.fact(("enforced", primary, tuple(names), tuple(init_names)), make)
@@ -74,13 +74,13 @@ def fold_enforce(acc: dict[str, Any], layer: Layer, fold: Callable[[dict[str, An
         if next((v for _, v in match_path(acc, path)), _MISSING) != value:
             continue  # a union list item: the policy's item was added, not swapped in
         setter = _setter(path, lower, primary, names, init_names)
-        if setter is not None and layer_kind(setter) == "task":
+        if setter is not None and setter.kind.authored:
             context.warn(f"policy enforces {compact(value)}, replacing {compact(old)} "
-                         f"set by {setter}", task=task, role=role, field=path)
+                         f"set by {setter.label}", task=task, role=role, field=path)
 
 
 def _setter(path: str, layers: Sequence[Layer], primary: str, names: Sequence[str],
-            init_names: Sequence[str]) -> str | None:
+            init_names: Sequence[str]) -> Layer | None:
     """The highest of ``layers`` whose fragment sets ``path`` (only asked when the
     policy replaced a value, so the fragments are expanded here, not kept)."""
     for layer in reversed(layers):
@@ -92,5 +92,5 @@ def _setter(path: str, layers: Sequence[Layer], primary: str, names: Sequence[st
                 container_names=names, init_container_names=init_names)
             fragment = {**fragment, "spec": spec}
         if next(match_path(fragment, path), None) is not None:
-            return layer.label
+            return layer
     return None

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..resolve.kinds import DEFAULT_RESOURCES, OPERATOR, POLICY
 from ..resolve.pod import platform_pod, resolve_pod, role_primary, task_layers
-from .attribution import POLICY_LAYER, layer_infos, layer_kind
+from ..stash import StashKey
+from .attribution import layer_infos
 from .engine import BUILTIN_POLICY_PLUGIN, check_policy
 from .subject import LayerInfo, PolicySubject, Provenance
 from .violations import Violation
@@ -18,17 +20,17 @@ if TYPE_CHECKING:
 
 __all__ = ["judge_role"]
 
-_ONLY_BUILTIN = "policy:only-builtin-checks"
+_ONLY_BUILTIN = StashKey[bool]("no policy check but the built-in one")
 DEFAULT_IMAGE_LAYER = "platform defaultImage"
 
 
 def _only_builtin_checks(context: RenderContext) -> bool:
     """Whether no plugin besides the built-in one checks policy (then a render without
     a policy has nothing to judge)."""
-    found: bool | None = context.cache.get(_ONLY_BUILTIN)
+    found = context.stash.get(_ONLY_BUILTIN, None)
     if found is None:
         impls = context.plugin_manager.hook.podtemplate_check_policy.get_hookimpls()
-        found = context.cache[_ONLY_BUILTIN] = all(
+        found = context.stash[_ONLY_BUILTIN] = all(
             impl.plugin_name == BUILTIN_POLICY_PLUGIN for impl in impls)
     return found
 
@@ -44,10 +46,10 @@ def judge_role(task: Task, role_spec: RoleSpec, pod: Mapping[str, Any],
         every = task_layers(task, role_spec, context, role_primary(task, role_spec))
         source = context.platform.source
         return [*layer_infos(every, task, context),
-                LayerInfo("platform defaultResources", "platform", source),
+                LayerInfo(DEFAULT_RESOURCES.name, "platform", source),
                 LayerInfo(DEFAULT_IMAGE_LAYER, "platform", source),
-                LayerInfo(f"operator ({task.task_type})", "operator"),
-                LayerInfo(POLICY_LAYER, "policy", source)]
+                LayerInfo(f"{OPERATOR.name} ({task.task_type})", "operator"),
+                LayerInfo(POLICY.name, "policy", source)]
 
     def record() -> dict[str, str]:
         paths: dict[str, str] = {}
@@ -63,6 +65,6 @@ def judge_role(task: Task, role_spec: RoleSpec, pod: Mapping[str, Any],
         platform_pod=lambda: platform_pod(task, role_spec, context),
         task_fragments=lambda: [layer.fragment for layer in
                                 task_layers(task, role_spec, context, role_primary(task, role_spec))
-                                if layer_kind(layer.label) == "task"],
+                                if layer.kind.authored],
         owned={decl.path: decl.reason for decl in role_spec.owned})
     return check_policy(subject, context)

@@ -11,12 +11,12 @@ from .model import Policy
 from .paths import is_under, parse_path
 from .violations import Origin
 
-__all__ = ["Provenance", "PolicySubject", "LayerKind", "LayerInfo"]
+__all__ = ["Provenance", "PolicySubject", "LayerOwner", "LayerInfo"]
 
 # Who owns a layer: the platform (cluster templates, platform.yaml), the task's author
 # (task and role templates and settings, run and task overrides), the task type's
 # operator-owned fields, the policy's enforce fragment, or an existing manifest.
-LayerKind = Literal["platform", "task", "operator", "policy", "manifest"]
+LayerOwner = Literal["platform", "task", "operator", "policy", "manifest"]
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class LayerInfo:
     """One layer of a role, as the checks see it: provenance names it ``label``."""
 
     label: str
-    kind: LayerKind
+    kind: LayerOwner
     file: str | None = None
 
 

@@ -1,8 +1,8 @@
 """Where a layer's value is written: the layer's name, the file and line, and why.
 
-A layer is known by the label resolution gives it; :data:`LAYER_PREFIXES` maps labels to
-the layer names ``explain`` shows. A new layer is one more line there (and in
-:data:`LAYERS`, which orders them for people).
+A layer's name is the one its kind gives it for ``explain``
+(:attr:`~podtemplate.resolve.kinds.LayerKind.shown`); :data:`LAYERS` orders the names for
+people, in the order the kinds fold.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from ..model.sites import DefinitionSite
 from ..model.task import Task
 from ..model.templates import PodTemplate
 from ..platform import Platform
+from ..resolve.kinds import KINDS, ROLE_CLUSTER_TEMPLATE, TASK_OVERRIDE
 from ..resolve.layers import Layer
 from .walk import Found, Leaf, Step, locate
 
-__all__ = ["LAYERS", "LAYER_PREFIXES", "OPERATOR", "Origin", "Source", "Sources", "layer_name"]
+__all__ = ["LAYERS", "OPERATOR", "Origin", "Source", "Sources", "layer_name"]
 
 CLUSTER_TEMPLATE = "cluster-template"
 INTERRUPTIBLE = "interruptible"
@@ -42,36 +43,15 @@ SYSTEM = "system"
 
 # Fold order, lowest first. ``system`` and ``default-image`` are what resolution adds
 # after the layers: the system labels, the default-container annotation, defaultImage.
-LAYERS = (CLUSTER_TEMPLATE, INTERRUPTIBLE, TASK_TEMPLATE, TASK_SETTINGS, RUN_OVERRIDE,
-          ROLE_TEMPLATE, ROLE_SETTINGS, DEFAULT_RESOURCES, RESOURCE_TOLERATIONS, OPERATOR,
-          POLICY, DEFAULT_IMAGE, SYSTEM)
-
-# The start of a resolution layer's label -> the layer's name. Longest prefixes first.
-LAYER_PREFIXES: tuple[tuple[str, str], ...] = (
-    ("role cluster template", ROLE_TEMPLATE),
-    ("cluster template", CLUSTER_TEMPLATE),
-    ("platform interruptible", INTERRUPTIBLE),
-    ("task template", TASK_TEMPLATE),
-    ("task settings", TASK_SETTINGS),
-    ("task override", RUN_OVERRIDE),
-    ("run override", RUN_OVERRIDE),
-    ("role template", ROLE_TEMPLATE),
-    ("role settings", ROLE_SETTINGS),
-    ("platform defaultResources", DEFAULT_RESOURCES),
-    ("platform resourceTolerations", RESOURCE_TOLERATIONS),
-    ("operator", OPERATOR),
-    ("policy", POLICY),  # platform.yaml policy.enforce, folded above everything
-)
+LAYERS = (*dict.fromkeys(kind.shown for kind in KINDS), DEFAULT_IMAGE, SYSTEM)
 
 _TEMPLATE_LAYERS = (CLUSTER_TEMPLATE, TASK_TEMPLATE, RUN_OVERRIDE, ROLE_TEMPLATE)
 _SCHEDULING = "(scheduling fields)"
 
 
-def layer_name(label: str) -> str:
-    for prefix, name in LAYER_PREFIXES:
-        if label.startswith(prefix):
-            return name
-    return label  # a layer this table does not know yet: shown by its label
+def layer_name(layer: Layer) -> str:
+    """The name ``explain`` gives ``layer``."""
+    return layer.kind.shown
 
 
 @dataclass(frozen=True)
@@ -128,7 +108,7 @@ class Sources:
     # ------------------------------------------------------------------- values set
 
     def origin(self, layer: Layer, step: int, leaf: Leaf) -> Origin:
-        name = layer_name(layer.label)
+        name = layer_name(layer)
         written = self._written(layer, name)
         found = locate(written.data, written.marks, leaf.steps, alias=layer.primary_alias,
                        primary=self.primary) if written is not None else None
@@ -147,7 +127,7 @@ class Sources:
     def removal(self, layer: Layer, step: int, leaf: Leaf, setter: Origin) -> Origin:
         """Who removed ``leaf`` (which ``setter`` had set): the layer folded at ``step``,
         where it says so."""
-        name = layer_name(layer.label)
+        name = layer_name(layer)
         written = self._written(layer, name)
         found = locate(written.data, written.marks, leaf.steps, alias=layer.primary_alias,
                        primary=self.primary) if written is not None else None
@@ -211,10 +191,10 @@ class Sources:
             which = label.removeprefix("cluster template ").removesuffix(f" {_SCHEDULING}")
             parts.append(f"template {which} named by the task" if self.task.pod_template_name
                          else f"default template {which}")
-        elif label.startswith("role cluster template"):
+        elif layer.kind is ROLE_CLUSTER_TEMPLATE:
             which = label.rpartition(" ")[2]
             parts.append(f"template {which} named by {self._role_config()}")
-        elif label.startswith("task override"):
+        elif layer.kind is TASK_OVERRIDE:
             parts.append("task.with_overrides(pod_template=...)")
         elif name == DEFAULT_RESOURCES:
             parts.append("platform defaultResources: the primary container left it unset")

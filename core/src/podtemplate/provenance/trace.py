@@ -239,7 +239,7 @@ def _restated(old: ValueOrigin | None, leaf: Leaf, layer: Layer) -> bool:
         return False
     item, key = leaf.steps[-2], leaf.steps[-1]
     return (item.kind == "keyed" and key.key in item.node.keys
-            and layer_name(layer.label) != OPERATOR)
+            and layer_name(layer) != OPERATOR)
 
 
 def _bare(value: ValueOrigin) -> ValueOrigin:

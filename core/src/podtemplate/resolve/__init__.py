@@ -1,9 +1,11 @@
 """Resolution: the layers of one role folded, in their one order, into its final pod.
 
-- :mod:`.pod`: :func:`resolve_pod` and the order of the layers;
-- :mod:`.layers`: a layer as data (label, fragment, primary container name);
-- :mod:`._fast`: the fast paths (what many tasks share is folded and proven once; the
-  shortcuts of one role's fold).
+- :mod:`.kinds`: what each layer is (owner, name shown) and the order they fold in;
+- :mod:`.order`: one builder per kind: the layers of one role;
+- :mod:`.layers`: a layer as data (kind, label, fragment, primary container name);
+- :mod:`.pod`: :func:`resolve_pod`, the fold;
+- :mod:`._fast`: the fast paths behind it (copy-on-write, what many tasks share folded
+  and proven once, a task's own layers composed once).
 """
 
 from __future__ import annotations

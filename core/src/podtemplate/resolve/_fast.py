@@ -1,7 +1,7 @@
 """The fast paths of resolution, fenced here: everything in this module exists for speed.
-With provenance recorded, the fold is the plain one (no copy-on-write, every pod
-validated as the proofs allow), so ``render`` with and without provenance compares the
-two paths (``core/tests/test_layer_cache.py`` does).
+With provenance recorded, the fold is the plain one (:func:`podtemplate.resolve.pod.
+fold_layer`: no copy-on-write, every pod validated whole), so ``render`` with and without
+provenance compares the two paths (``core/tests/test_layer_cache.py`` does).
 
 What is known of a template alone is computed once and kept on its layer (see
 :meth:`~podtemplate.resolve.layers.Layer.fact`), not once per pod:
@@ -28,11 +28,12 @@ role shape and kept on the layer; each role's fold starts from a copy of its roo
 
 **Definition layers composed.** The layers a task and its roles bring (template,
 settings, override; a role's template and settings) do not change between renders.
-Where several follow one another, they are merged into one layer the second time the
-task renders a role with that primary name, and kept on the task; each later render
-folds that one layer in their place (a first render keeps nothing: a one-off render's
-memory stays flat in the tasks). Only layers whose composition gives the same pod as folding
-them one by one, over whatever lies below, are composed: proven valid (so a field keeps
+Where several follow one another and come again (a task rendered a second time), they
+are merged into one layer, kept on the task (one slot per role and primary name); every
+render after folds that one layer in their place. A run seen once is only noted: a
+task rendered once keeps a few references, not a composed layer. Only
+layers whose composition gives the same pod as folding them one by one, over whatever
+lies below, are composed: proven valid (so a field keeps
 its type in every layer), clean (no directive, no null: nothing in them acts on what
 lies below except by being merged over it), and without ``default`` entries (whose
 expansion depends on the containers of every layer). For such layers every merge rule is
@@ -53,24 +54,85 @@ from ..merge.rules import PATCH
 from ..model._podcheck import proves_pod_template_spec
 from ..model.names import dns1123_label_ok
 from ..model.podspec import check_pod_spec
-from .layers import Layer
+from .kinds import COMPOSED
+from .layers import Layer, empty_pod, has_magic_names
 
 __all__ = [
+    "FastFold",
     "Slots",
     "aliases_expanded",
     "composable",
     "composed_runs",
     "composed_valid",
-    "empty_pod",
     "expanded_spec",
-    "has_magic_names",
     "layer_proven",
     "primary_only",
     "shareable",
     "started_pod",
 ]
 
-Fold = Callable[[dict[str, Any], Layer], None]
+
+
+class FastFold:
+    """The copy-on-write fold of one role (``primary`` and its container names): called
+    with the pod and a layer, it folds the layer as :func:`podtemplate.resolve.pod.
+    fold_layer` does, into a pod that shares what no later layer changes with the
+    layers (``cow``)."""
+
+    __slots__ = ("cow", "init_names", "names", "primary")
+
+    def __init__(self, primary: str, names: Sequence[str], init_names: Sequence[str]) -> None:
+        self.primary = primary
+        self.names = names
+        self.init_names = init_names
+        self.cow = Cow()
+
+    def start(self, layers: Sequence[Layer], slots: Slots
+              ) -> tuple[dict[str, Any], list[Layer]]:
+        """The pod to fold into and the layers left to fold: runs of definition layers
+        composed (``slots``: kept on the task), and the first layer's fold over the empty
+        pod made once and kept on that layer - a platform's layer, which many tasks
+        share, or a composition; not a task's own layer, which a task rendered once
+        would keep."""
+        plan = composed_runs(layers, self.primary, slots)
+        if plan and (not plan[0].kind.definition or plan[0].kind is COMPOSED):
+            acc = started_pod(plan[0], self.primary, self.names, self.init_names,
+                              lambda: self._over_empty(plan[0]), self.cow)
+            if acc is not None:
+                return acc, plan[1:]
+        return empty_pod(self.primary), plan
+
+    def _over_empty(self, first: Layer) -> dict[str, Any]:
+        acc = empty_pod(self.primary)
+        FastFold(self.primary, self.names, self.init_names)(acc, first)
+        return acc
+
+    def __call__(self, acc: dict[str, Any], layer: Layer) -> None:
+        primary, cow = self.primary, self.cow
+        fragment = layer.fragment
+        if layer.proven:
+            container = primary_only(fragment, primary, acc, cow)
+            if container is not None:
+                # The one merge, entered at the primary container instead of the pod's root.
+                cow.share = layer.clean
+                merge_into(container, fragment["spec"]["containers"][0],
+                           root="spec.containers[]", cow=cow)
+                return
+        expansion = None
+        spec = fragment.get("spec")
+        if spec is not None and has_magic_names(spec, primary, layer.primary_alias):
+            names, init_names = self.names, self.init_names
+
+            def expand() -> Mapping[str, Any]:
+                return aliases_expanded(spec, primary, layer.primary_alias, lambda: (
+                    expand_container_aliases(
+                        spec, primary_name=primary, layer_primary_name=layer.primary_alias,
+                        container_names=names, init_container_names=init_names)))
+
+            expansion, expanded = expanded_spec(layer, primary, names, init_names, expand)
+            fragment = {**fragment, "spec": expanded}
+        cow.share = shareable(layer, fragment, expansion)
+        merge_into(acc, fragment, root="", layer=layer.label, cow=cow)
 
 
 def started_pod(first: Layer, primary: str, names: Sequence[str], init_names: Sequence[str],
@@ -117,28 +179,26 @@ def _own_part(layer: Layer, primary: str) -> tuple[Mapping[str, Any], bool]:
     return part, shareable(layer, part, key)
 
 
-Slots = dict[int, tuple[tuple[Layer, ...], Layer | None]]
+Slots = dict[int, tuple[tuple[object, ...], Layer | None]]
 
 
-def composed_runs(entries: Sequence[tuple[Layer, bool]], primary: str, slots: Slots
-                  ) -> list[Layer]:
-    """The layers of ``entries`` (``(layer, made from the definition)``, lowest first)
-    with each run of two or more composable definition layers replaced by their
-    composition. ``slots`` (kept on the task, one per role and primary name) holds, for
-    each run, the layers it last had and their composition.
+def composed_runs(layers: Sequence[Layer], primary: str, slots: Slots) -> list[Layer]:
+    """``layers`` (lowest first) with each run of two or more composable definition
+    layers replaced by their composition, once the same run has come twice. ``slots``
+    (kept on the task, one per role and primary name) holds, for each run, what its
+    layers were made from (:func:`_made_from`) and, once composed, their composition.
 
-    Only a task's second and later renders come here (its first keeps nothing, see
-    ``resolve.pod``). The first of them composes each run; later ones reuse the
-    composition while the layers are the same objects, as a definition's are (kept on
-    its templates, task and roles). Where a plugin makes a role afresh for each render,
-    its layers are new: they are folded one by one and composed only if the same layers
-    come again. The slot is replaced, so nothing piles up on the task, nor on a role or
-    template that many tasks share.
+    A run seen for the first time is noted and folded one by one: a task rendered once
+    (the CLI renders each task once) keeps a few references per role, not a composed
+    layer. When the same run comes again it is composed, and every render after folds
+    that one layer. Where a plugin makes a role afresh for each render, its layers are
+    new: the note is replaced. Nothing piles up on the task, nor on a role or template
+    that many tasks share.
     """
     plan: list[Layer] = []
     run: list[Layer] = []
-    for layer, own in entries:
-        if own and composable(layer, primary):
+    for layer in layers:
+        if layer.kind.definition and composable(layer, primary):
             run.append(layer)
             continue
         _flush(run, primary, plan, slots)
@@ -149,24 +209,28 @@ def composed_runs(entries: Sequence[tuple[Layer, bool]], primary: str, slots: Sl
 
 def _flush(run: list[Layer], primary: str, plan: list[Layer], slots: Slots) -> None:
     if len(run) > 1:
-        layers = tuple(run)
+        made_from = tuple(_made_from(layer) for layer in run)
         place = len(plan)  # the run's place in the plan
         held = slots.get(place)
-        if held is None:  # the first render that keeps the task's layers: composed
-            held = slots[place] = (layers, _compose(layers, primary))
-            plan.append(held[1])
-        elif held[0] != layers:  # Layer equality is identity: new layers, folded
-            slots[place] = (layers, None)
+        if held is None or held[0] != made_from:  # new here: noted, folded one by one
+            slots[place] = (made_from, None)
             plan.extend(run)
         else:
             composed = held[1]
             if composed is None:
-                composed = _compose(layers, primary)
-                slots[place] = (layers, composed)
+                composed = _compose(run, primary)
+                slots[place] = (made_from, composed)
             plan.append(composed)
     else:
         plan.extend(run)
     run.clear()
+
+
+def _made_from(layer: Layer) -> object:
+    """What tells that a layer gives the same fragment as last time: a template's layer
+    is the same object every render (kept on the template); a settings layer is made
+    afresh, from what its ``made_from`` names."""
+    return layer if layer.made_from is None else layer.made_from
 
 
 def _primary_renamed(spec: Mapping[str, Any], primary: str, alias: str | None
@@ -190,12 +254,7 @@ def _compose(layers: Sequence[Layer], primary: str) -> Layer:
         merge_into(fragment, part, root="", cow=cow)
     label = " + ".join(layer.label for layer in layers)
     return Layer(label, fragment, primary, source=layers[-1], variant="composed",
-                 proven=True, clean=True)
-
-
-def empty_pod(primary: str) -> dict[str, Any]:
-    """Where the fold of a role starts: its primary container, named."""
-    return {"metadata": {}, "spec": {"containers": [{"name": primary}]}}
+                 proven=True, clean=True, kind=COMPOSED)
 
 
 def expanded_spec(layer: Layer, primary: str, names: Sequence[str],
@@ -317,21 +376,6 @@ def aliases_expanded(spec: Mapping[str, Any], primary: str, alias: str | None,
 def _init_defaults(spec: Mapping[str, Any]) -> bool:
     return any(type(c) is dict and c.get("name") in MAGIC_CONTAINER_NAMES
                for c in spec.get("initContainers") or ())
-
-
-def has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:
-    """Whether expanding the layer's magic container names changes anything: without a
-    ``default``/``default-init`` entry and without a primary alias to rename, the
-    expansion is a plain copy, and the merge copies what it takes anyway."""
-    for list_name in ("containers", "initContainers"):
-        items = spec.get(list_name)
-        if not isinstance(items, list):
-            continue
-        for container in items:
-            name = container.get("name") if isinstance(container, dict) else None
-            if name in MAGIC_CONTAINER_NAMES or (name == alias and alias != primary):
-                return True
-    return False
 
 
 def composed_valid(pod: dict[str, Any], primary: str) -> bool:

@@ -10,14 +10,14 @@ from typing import Any
 from ..context import RenderContext
 from ..model.task import Task
 from ..platform import Platform
+from .kinds import RESOURCE_TOLERATIONS
 from .layers import Layer
 
-__all__ = ["RESOURCE_TOLERATIONS_LAYER", "SHM_PATH", "SHM_VOLUME", "resource_tolerations",
+__all__ = ["SHM_PATH", "SHM_VOLUME", "resource_tolerations",
            "shared_memory_fragment", "task_pod_settings", "tolerations_layer"]
 
 SHM_VOLUME = "dshm"
 SHM_PATH = "/dev/shm"
-RESOURCE_TOLERATIONS_LAYER = "platform resourceTolerations"
 
 
 def shared_memory_fragment(size: bool | str | None, primary: str
@@ -70,5 +70,6 @@ def tolerations_layer(platform: Platform, names: list[str]) -> Layer:
     """The layer of the platform's ``resourceTolerations`` for the resources ``names``."""
     table = platform.resource_tolerations
     tolerations = [dict(toleration) for name in names for toleration in table[name]]
-    return Layer(RESOURCE_TOLERATIONS_LAYER, {"spec": {"tolerations": tolerations}},
-                 source=platform, variant="resourceTolerations:" + ",".join(names))
+    return Layer(RESOURCE_TOLERATIONS.name, {"spec": {"tolerations": tolerations}},
+                 source=platform, variant="resourceTolerations:" + ",".join(names),
+                 kind=RESOURCE_TOLERATIONS)

@@ -1,5 +1,6 @@
-"""The layers of a pod (docs/design.md) as data: each is a label, a PodTemplateSpec-shaped
-fragment and the name its primary container goes by inside that fragment."""
+"""The layers of a pod (docs/design.md) as data: each is a kind (:mod:`.kinds`), a label,
+a PodTemplateSpec-shaped fragment and the name its primary container goes by inside that
+fragment."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ from typing import Any, TypeVar
 from ..merge.aliases import DEFAULT_CONTAINER, MAGIC_CONTAINER_NAMES
 from ..merge.rules import DELETE, PATCH
 from ..model.roles import SCHEDULING_FIELDS
-from ..model.templates import PodTemplate, Resources, normalize_env
+from ..model.templates import PodTemplate, Resources
+from .kinds import LayerKind
 
 __all__ = [
     "Layer",
+    "empty_pod",
+    "has_magic_names",
     "resources_fragment",
     "scheduling_only",
     "settings_layer",
-    "settings_parts",
     "template_layer",
     "without_task_resources",
 ]
@@ -27,12 +30,16 @@ _NO_NAMES: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
 class Layer:
-    """One layer. ``fragment`` is read only: merging copies what it takes.
+    """One layer of ``kind``. ``label`` names it for people (the kind's name, and where
+    it came from: ``cluster template platform/gpu``). ``fragment`` is read only: merging
+    copies what it takes.
 
     ``source`` is the long-lived object the fragment is derived from (a PodTemplate, the
     Platform), None for a fragment built for one task; ``variant`` says how it was
     derived. Equal (source, variant) means an equal fragment, so work on it - folding,
     validating - can be done once per render and reused (see ``resolve._fast``).
+    ``made_from`` names what a fragment built for one task was made from (equal values,
+    equal fragments: a settings layer's owner and settings).
     ``proven`` marks a fragment valid by construction (see ``_podcheck``); ``clean`` one
     that core built clean (no directive, no null, no duplicate key) from immutable parts,
     which a copy-on-write fold may take by reference like a template's.
@@ -43,13 +50,16 @@ class Layer:
     """
 
     __slots__ = ("_container_names", "_deleted_names", "_facts", "_has_default_entries",
-                 "clean", "fragment", "label", "primary_alias", "proven", "source", "variant")
+                 "clean", "fragment", "kind", "label", "made_from", "primary_alias", "proven",
+                 "source", "variant")
 
     def __init__(self, label: str, fragment: Mapping[str, Any],
                  primary_alias: str | None = None, source: object | None = None,
-                 variant: str = "", proven: bool = False, *,
+                 variant: str = "", proven: bool = False, *, kind: LayerKind,
                  container_names: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None,
-                 clean: bool = False) -> None:
+                 clean: bool = False, made_from: Hashable | None = None) -> None:
+        self.kind = kind
+        self.made_from = made_from
         self.label = label
         self.fragment = fragment
         self.primary_alias = primary_alias
@@ -142,21 +152,22 @@ def _names_in(items: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
 Narrow = Callable[[Layer], Layer]
 
 
-def template_layer(label: str, template: PodTemplate, *, alias: str | None = None,
-                   narrow: Narrow | None = None) -> Layer:
+def template_layer(kind: LayerKind, label: str, template: PodTemplate, *,
+                   alias: str | None = None, narrow: Narrow | None = None) -> Layer:
     """The layer of ``template`` under ``label`` (narrowed by ``narrow``), made once and
     kept on the template: templates are immutable, so its facts (:meth:`Layer.fact`)
     hold for every render."""
     return template.compiled((label, alias, narrow),
-                             lambda: _template_layer(label, template, alias, narrow))
+                             lambda: _template_layer(kind, label, template, alias, narrow))
 
 
-def _template_layer(label: str, template: PodTemplate, alias: str | None,
+def _template_layer(kind: LayerKind, label: str, template: PodTemplate, alias: str | None,
                     narrow: Narrow | None) -> Layer:
     fragment: dict[str, Any] = {"spec": template.pod_spec}
     if template.labels or template.annotations:
         fragment["metadata"] = {"labels": template.labels, "annotations": template.annotations}
-    layer = Layer(label, fragment, alias or template.primary_container_name, source=template)
+    layer = Layer(label, fragment, alias or template.primary_container_name, source=template,
+                  kind=kind)
     return narrow(layer) if narrow else layer
 
 
@@ -176,22 +187,16 @@ def resources_fragment(requests: Resources | None, limits: Resources | None,
     return out
 
 
-def settings_parts(env: Mapping[str, Any] | None, requests: Resources | None,
-                   limits: Resources | None, gpu_name: str
-                   ) -> tuple[list[dict[str, str]], dict[str, Any]]:
-    """The env list and the resources of a settings layer, which do not depend on the
-    role (only the primary container's name does)."""
-    return normalize_env(env) if env else [], resources_fragment(requests, limits, gpu_name)
-
-
-def settings_layer(label: str, parts: tuple[list[dict[str, str]], dict[str, Any]], *,
-                   primary: str, image: str | None = None,
+def settings_layer(kind: LayerKind, label: str,
+                   parts: tuple[list[dict[str, str]], dict[str, Any]], *, primary: str,
+                   image: str | None = None,
                    command: tuple[str, ...] | None = None, args: tuple[str, ...] | None = None,
-                   pod: tuple[dict[str, Any], dict[str, Any]] | None = None) -> Layer | None:
+                   pod: tuple[dict[str, Any], dict[str, Any]] | None = None,
+                   made_from: Hashable | None = None) -> Layer | None:
     """Task or role settings applied to the primary container; None when nothing is set.
-    ``parts`` is :func:`settings_parts` of the task or role (made once for all of its
-    roles: the fragment only reads it). ``pod`` is ``(spec fields, primary container
-    fields)`` more (a task's accelerator and shared memory, resolve/flyte.py)."""
+    ``parts`` is the env list and resources of the task or role (the fragment only
+    reads them). ``pod`` is ``(spec fields, primary container fields)`` more (a task's
+    accelerator and shared memory, resolve/flyte.py)."""
     spec_fields, container_fields = pod or ({}, {})
     container: dict[str, Any] = {**container_fields, "name": primary}
     if image:
@@ -215,7 +220,8 @@ def settings_layer(label: str, parts: tuple[list[dict[str, str]], dict[str, Any]
     # Clean: made here from the task's or role's compiled (immutable) settings and from
     # pod fields made afresh for this layer.
     return Layer(label, {"spec": {**spec_fields, "containers": [container]}}, primary,
-                 proven=proven, container_names=((primary,), ()), clean=True)
+                 proven=proven, kind=kind, container_names=((primary,), ()), clean=True,
+                 made_from=made_from)
 
 
 def scheduling_only(layer: Layer) -> Layer:
@@ -225,7 +231,7 @@ def scheduling_only(layer: Layer) -> Layer:
     if "metadata" in layer.fragment:
         fragment["metadata"] = layer.fragment["metadata"]
     return Layer(f"{layer.label} (scheduling fields)", fragment, layer.primary_alias,
-                 source=layer.source, variant=f"{layer.variant}/scheduling")
+                 source=layer.source, variant=f"{layer.variant}/scheduling", kind=layer.kind)
 
 
 def without_task_resources(layer: Layer) -> Layer:
@@ -242,4 +248,24 @@ def without_task_resources(layer: Layer) -> Layer:
         return layer
     return Layer(layer.label, {**layer.fragment, "spec": {**spec, "containers": containers}},
                  layer.primary_alias, source=layer.source,
-                 variant=f"{layer.variant}/no-task-resources")
+                 variant=f"{layer.variant}/no-task-resources", kind=layer.kind)
+
+
+def empty_pod(primary: str) -> dict[str, Any]:
+    """Where the fold of a role starts: its primary container, named."""
+    return {"metadata": {}, "spec": {"containers": [{"name": primary}]}}
+
+
+def has_magic_names(spec: Any, primary: str, alias: str | None) -> bool:
+    """Whether expanding the layer's magic container names changes anything: without a
+    ``default``/``default-init`` entry and without a primary alias to rename, the
+    expansion is a plain copy, and the merge copies what it takes anyway."""
+    for list_name in ("containers", "initContainers"):
+        items = spec.get(list_name)
+        if not isinstance(items, list):
+            continue
+        for container in items:
+            name = container.get("name") if isinstance(container, dict) else None
+            if name in MAGIC_CONTAINER_NAMES or (name == alias and alias != primary):
+                return True
+    return False
