@@ -103,6 +103,21 @@ def test_a_delete_entry_of_a_sidecar_nothing_gave_adds_no_container() -> None:
     assert names(pod) == ["primary"]
 
 
+def test_a_list_replace_marker_names_no_container() -> None:
+    """``[{"$patch": "replace"}]`` empties the containers it inherits and gives none: the
+    marker has no name, so a higher ``default`` entry makes no nameless container of it
+    (found by hypothesis in test_composed_layers: a KeyError on the plain fold)."""
+    emptied = PodTemplate({"containers": [{"$patch": "replace"}]})
+    job = task(image="app:1", pod_template=emptied)(lambda: None)
+    for provenance in (None, {}):
+        context = make_context(platform=Platform(defaultImage=IMAGE),
+                               override=PodTemplate({"containers": [DEFAULT_ENTRY]}))
+        (role,) = define_roles(job, context)
+        pod = resolve_pod(job, role, context, provenance=provenance)
+        assert names(pod) == ["primary"]
+        assert pod["spec"]["containers"][0]["securityContext"] == {"runAsNonRoot": True}
+
+
 # ------------------------------------------------------------------------ scheduling-only roles
 
 

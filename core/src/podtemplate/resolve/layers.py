@@ -139,8 +139,8 @@ def _names_in(items: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
     given: list[Any] = []
     deleted: dict[Any, bool] = {}  # name -> whether its last entry deletes it
     for item in items:
-        if isinstance(item, dict):
-            name = item.get("name")
+        # A list's own `$patch: replace` marker names no container: it gives none.
+        if isinstance(item, dict) and isinstance(name := item.get("name"), str):
             gone = item.get(PATCH) == DELETE
             deleted[name] = gone
             if not gone:
