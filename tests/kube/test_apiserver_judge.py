@@ -134,8 +134,10 @@ def hostile_cases() -> Iterator[Case]:
     spec = importlib.util.spec_from_file_location("hostile_corpus",
                                                   REPO / "tests" / "hostile" / "corpus.py")
     assert spec is not None and spec.loader is not None
-    corpus = sys.modules.setdefault(spec.name, importlib.util.module_from_spec(spec))
-    spec.loader.exec_module(corpus)
+    corpus = sys.modules.get(spec.name)
+    if corpus is None:  # loaded once: test_hostile_corpus.py may hold its cases already
+        corpus = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(corpus)
     for case in corpus.all_cases():
         if case.child:
             continue  # the cases that could exhaust memory or time
