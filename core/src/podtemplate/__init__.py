@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from .errors import (
         ApiRuleError,
         DefinitionError,
+        DefinitionErrors,
+        FlytekitNameError,
         InputError,
         InternalError,
         InvalidNameError,
@@ -55,6 +57,8 @@ _EXPORTS: dict[str, str] = {
     "build_plugin_manager": ".dispatch",
     "ApiRuleError": ".errors",
     "DefinitionError": ".errors",
+    "DefinitionErrors": ".errors",
+    "FlytekitNameError": ".errors",
     "InputError": ".errors",
     "InternalError": ".errors",
     "InvalidNameError": ".errors",
@@ -101,6 +105,9 @@ _EXPORTS: dict[str, str] = {
     "function_entrypoint": ".runtime",
 }
 
+# flytekit names podtemplate has no class for (migration.CORE_NAMES gives the hints).
+_FLYTEKIT_ONLY = frozenset({"Pod", "Secret", "TaskMetadata", "kwtypes"})
+
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
@@ -109,6 +116,10 @@ def __getattr__(name: str) -> Any:
         value: Any = metadata.version("podtemplate")
     elif name in _EXPORTS:
         value = getattr(_importlib.import_module(_EXPORTS[name], __name__), name)
+    elif name in _FLYTEKIT_ONLY:  # `from podtemplate import Secret`: the hint, not a bare error
+        from .migration import CORE_NAMES, flytekit_names
+
+        return flytekit_names(__name__, CORE_NAMES)(name)
     else:
         raise AttributeError(f"module 'podtemplate' has no attribute {name!r}")
     globals()[name] = value
@@ -140,7 +151,9 @@ __all__ = [
     "check_pod",
     "check_pod_template",
     "DefinitionError",
+    "DefinitionErrors",
     "FieldDecl",
+    "FlytekitNameError",
     "InputError",
     "Int32",
     "InternalError",

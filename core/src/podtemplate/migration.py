@@ -9,11 +9,12 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .errors import DefinitionError, did_you_mean
+from .errors import DefinitionError, DefinitionErrors, FlytekitNameError, did_you_mean
 from .model.sites import definition_site
 
-__all__ = ["MigrationWarning", "flytekit_override_arguments", "flytekit_task_arguments",
-           "refuse_arguments", "refuse_config_keys", "take_alias", "warn_alias"]
+__all__ = ["CORE_NAMES", "MigrationWarning", "flytekit_names", "flytekit_override_arguments",
+           "flytekit_task_arguments", "refuse_arguments", "refuse_config_keys", "take_alias",
+           "warn_alias"]
 
 
 class MigrationWarning(FutureWarning):
@@ -53,6 +54,35 @@ def take_alias(value: Any, alias: Any, old: str, new: str, *, field: str) -> Any
     return alias
 
 
+# flytekit names imported from `podtemplate` (the port of `from flytekit import ...` or
+# `from flytekitplugins.pod import Pod`) that have no podtemplate class: what to write.
+CORE_NAMES = {
+    "Pod": "write @task(pod_template=PodTemplate(pod_spec=..., primary_container_name=...)) "
+    "where flytekitplugins.pod had task_config=Pod(...)",
+    "Secret": "drop Secret and secret_requests=; mount the secret with a template (volumes, "
+    "or env valueFrom.secretKeyRef)",
+    "TaskMetadata": "drop TaskMetadata and metadata=: retries, timeouts and caching are "
+    "Flyte's engine; set activeDeadlineSeconds in a pod_template for a timeout",
+    "kwtypes": "give inputs as a list of names or a dict of defaults: inputs=['x'] or "
+    "inputs={'x': 1}",
+}
+
+
+def flytekit_names(package: str, hints: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``package``: a flytekit name of ``hints`` raises
+    :class:`FlytekitNameError` with what to write instead (``from package import Pod``
+    fails with the hint, not a bare "cannot import name"); any other name is an ordinary
+    AttributeError, so ``hasattr`` and tools probing the module behave as usual."""
+
+    def __getattr__(name: str) -> Any:
+        fix = hints.get(name)
+        if fix is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        raise FlytekitNameError(f"{name} is flytekit's; {package} has no {name}", fix=fix)
+
+    return __getattr__
+
+
 # flytekit @task arguments that configure Flyte's engine, not a pod: what to do instead.
 _ENGINE_ONLY = {
     "retries": "drop retries=; retries are the operator's (PyTorch(run_policy=RunPolicy("
@@ -74,30 +104,42 @@ def refuse_arguments(given: Mapping[str, Any], replacements: Mapping[str, str], 
                      call: str, help_name: str,
                      why: str = "is flytekit's, with no podtemplate equivalent",
                      accepted: Iterable[str] = ()) -> None:
-    """Refuse the first of ``given`` (keyword arguments ``call`` does not take): a
-    flytekit argument in ``replacements`` with what to write instead, any other as
+    """Refuse every one of ``given`` (keyword arguments ``call`` does not take), together:
+    a flytekit argument in ``replacements`` with what to write instead, any other as
     unknown (with the one of ``accepted`` a typo meant), pointing to ``help(help_name)``."""
+    errors = []
     for key in given:
         fix = replacements.get(key)
-        if fix is None:
-            meant = did_you_mean(key, accepted)
-            if meant:
-                raise DefinitionError(f"{call} has no argument {key!r}; did you mean "
-                                      f"{meant!r}?", field=key, fix=f"write {meant}=")
-            raise DefinitionError(f"{call} has no argument {key!r}", field=key,
-                                  fix=f"see help({help_name}) for the accepted arguments")
-        raise DefinitionError(f"{call}({key}=...) {why}", field=key, fix=fix)
+        if fix is not None:
+            errors.append(DefinitionError(f"{call}({key}=...) {why}", field=key, fix=fix))
+            continue
+        meant = did_you_mean(key, accepted)
+        if meant:
+            errors.append(DefinitionError(f"{call} has no argument {key!r}; did you mean "
+                                          f"{meant!r}?", field=key, fix=f"write {meant}="))
+        else:
+            errors.append(DefinitionError(f"{call} has no argument {key!r}", field=key,
+                                          fix=f"see help({help_name}) for the accepted "
+                                          "arguments"))
+    raise_all(errors)
+
+
+def raise_all(errors: list[DefinitionError]) -> None:
+    """Raise the one error of ``errors``, or all of them as one :class:`DefinitionErrors`."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise DefinitionErrors(errors)
 
 
 def refuse_config_keys(data: Mapping[str, Any], replacements: Mapping[str, str], *,
                        call: str, where: str,
                        why: str = "is flytekit's, with no equivalent here") -> None:
-    """Refuse the first key of ``replacements`` that ``data`` (the keywords a config class
-    is given, as a ``mode="before"`` validator sees them) holds: flytekit's, with what to
-    write instead; the field is ``where.<key>`` (``task_config.elastic.start_method``)."""
-    for key, fix in replacements.items():
-        if key in data:
-            raise DefinitionError(f"{call}({key}=...) {why}", field=f"{where}.{key}", fix=fix)
+    """Refuse every key of ``replacements`` that ``data`` (the keywords a config class is
+    given, as a ``mode="before"`` validator sees them) holds, together: flytekit's, with
+    what to write instead; the field is ``where.<key>`` (``task_config.elastic.start_method``)."""
+    raise_all([DefinitionError(f"{call}({key}=...) {why}", field=f"{where}.{key}", fix=fix)
+               for key, fix in replacements.items() if key in data])
 
 
 def _keywords(function: Callable[..., Any]) -> list[str]:
