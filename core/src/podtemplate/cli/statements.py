@@ -7,8 +7,8 @@ skipped. At the end the errors are raised together, one line each, in file order
 other error ends the import as usual."""
 
 from __future__ import annotations
-
 import __future__
+
 import ast
 import contextlib
 import importlib.abc
@@ -35,10 +35,10 @@ class _StatementLoader(importlib.machinery.SourceFileLoader):
             module.__doc__ = ast.get_docstring(tree, clean=False)
         errors: list[DefinitionError] = []
         undefined: set[str] = set()
-        for statement in tree.body:
+        for statement in _split_imports(tree.body):
             code = self._compile(statement, flags)
             try:
-                exec(code, module.__dict__)  # noqa: S102 - the user's module, as import runs it
+                exec(code, module.__dict__)  # the user's module, as import runs it
             except DefinitionError as error:
                 errors.append(self._located(error, statement))
                 undefined |= _bound_names(statement)
@@ -64,7 +64,22 @@ class _StatementLoader(importlib.machinery.SourceFileLoader):
 
     def _compile(self, statement: ast.stmt, flags: int) -> CodeType:
         single = ast.Module(body=[statement], type_ignores=[])
-        return compile(single, self.path, "exec", flags=flags, dont_inherit=True)
+        code: CodeType = compile(single, self.path, "exec", flags=flags, dont_inherit=True)
+        return code
+
+
+def _split_imports(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements, with ``from x import a, b`` as one statement per name: a flytekit
+    name refused there (``from podtemplate import Secret, task``) leaves the others bound."""
+    for statement in body:
+        if (isinstance(statement, ast.ImportFrom) and len(statement.names) > 1
+                and statement.module != "__future__"):
+            for alias in statement.names:
+                single = ast.ImportFrom(module=statement.module, names=[alias],
+                                        level=statement.level)
+                yield ast.copy_location(single, statement)
+        else:
+            yield statement
 
 
 def _future_flags(tree: ast.Module) -> int:

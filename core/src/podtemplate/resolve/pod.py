@@ -9,6 +9,7 @@ from typing import Any
 from ..context import RenderContext
 from ..errors import DefinitionError, PodTemplateError
 from ..files.store import find_template
+from ..images import resolve_pod_images
 from ..manifest import SYSTEM_LABELS, add_system_metadata
 from ..merge._fast import Cow
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
@@ -567,6 +568,8 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
               context: RenderContext, *, proven: bool = False) -> dict[str, Any]:
     containers = _primary_first(acc, primary)
     _fill_default_image(containers, context)
+    resolve_pod_images(acc["spec"], context.platform.images, task=task.name, role=role_spec.name)
+    containers = acc["spec"]["containers"]
     if not containers[0].get("image"):
         raise DefinitionError(
             "the primary container has no image", field=f"spec.containers[{primary}].image",

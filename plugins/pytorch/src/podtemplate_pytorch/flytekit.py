@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from podtemplate import DefinitionError, Resources, Role
 from podtemplate.plugin import refuse_config_keys, warn_alias
@@ -19,7 +19,7 @@ __all__ = ["CleanPodPolicy", "Master", "RestartPolicy", "Worker", "elastic_argum
            "pytorch_arguments"]
 
 
-class RestartPolicy(str, enum.Enum):
+class RestartPolicy(enum.StrEnum):
     """flytekit's replica restart policies, as the Training Operator spells them."""
 
     ALWAYS = "Always"
@@ -27,7 +27,7 @@ class RestartPolicy(str, enum.Enum):
     NEVER = "Never"
 
 
-class CleanPodPolicy(str, enum.Enum):
+class CleanPodPolicy(enum.StrEnum):
     """flytekit's clean-pod policies (``RunPolicy(clean_pod_policy=...)``)."""
 
     NONE = "None"
@@ -35,11 +35,11 @@ class CleanPodPolicy(str, enum.Enum):
     RUNNING = "Running"
 
 
-class _Replica(Role):
+class Replica(Role):
     """A role written as flytekit's ``Worker``/``Master``: its ``restart_policy`` is
     lifted to the job's by :func:`pytorch_arguments`."""
 
-    restart_policy: RestartPolicy | None = None
+    restart_policy: Literal["Always", "OnFailure", "Never", "ExitCode"] | None = None
 
 
 def _replica(kind: str, image: str | None, requests: Resources | None,
@@ -51,7 +51,7 @@ def _replica(kind: str, image: str | None, requests: Resources | None,
     given = {key: value for key, value in fields.items() if value is not None}
     if restart_policy is None:
         return Role(**given)
-    return _Replica(**given, restart_policy=restart_policy)
+    return Replica.model_validate({**given, "restart_policy": restart_policy})
 
 
 def Worker(image: str | None = None, requests: Resources | None = None,
@@ -112,12 +112,12 @@ def _num_workers(out: dict[str, Any], count: Any) -> None:
 def _lift_restart_policy(out: dict[str, Any]) -> None:
     """``Worker(restart_policy=...)``/``Master(...)``: one policy for the job's replicas."""
     given = {name: out[name].restart_policy for name in ("master", "worker")
-             if isinstance(out.get(name), _Replica)}
+             if isinstance(out.get(name), Replica)}
     for name in given:
         role = out[name]
         out[name] = Role(**{key: getattr(role, key) for key in role.model_fields_set
                             if key != "restart_policy"})
-    policies = {RestartPolicy(value).value for value in given.values() if value is not None}
+    policies = {str(value) for value in given.values() if value is not None}
     if not policies:
         return
     if "restart_policy" in out:
