@@ -121,6 +121,7 @@ again = fine.with_overrides(timeout=60)
 '''
 
 
+@pytest.mark.filterwarnings("ignore::FutureWarning")
 def test_every_refusal_of_a_file_is_reported_in_one_render(tmp_path: Path) -> None:
     module = tmp_path / "flytekit_refusals_r2.py"
     module.write_text(REFUSED)
