@@ -56,6 +56,28 @@ def test_worker_master_and_the_policy_enums_render_as_flytekit_means_them() -> N
                    for v in worker_pod.get("volumes", []))  # increase_shared_mem=False
 
 
+@pytest.mark.filterwarnings("ignore::FutureWarning")
+def test_flytekits_pod_task_config_is_the_tasks_pod_template() -> None:
+    (pod,) = _render(str(PORTED / "pod_plugin.py"))
+    assert pod["metadata"]["labels"]["team"] == "ml"
+    containers = {c["name"]: c for c in pod["spec"]["containers"]}
+    assert list(containers) == ["primary", "secondary"]
+    assert containers["primary"]["image"] == "python:3.11-slim"
+    assert containers["primary"]["volumeMounts"] == [{"mountPath": "/data",
+                                                      "name": "shared-data"}]
+    assert containers["secondary"]["image"] == "alpine"
+
+
+@pytest.mark.filterwarnings("ignore::FutureWarning")
+def test_a_pod_task_config_beside_a_pod_template_is_refused() -> None:
+    from podtemplate import DefinitionError, Pod, PodTemplate, task
+
+    with pytest.raises(DefinitionError, match=r"task_config=Pod\(...\) and pod_template= "
+                       r"both given"):
+        task(image="x:1", task_config=Pod(pod_spec={}),
+             pod_template=PodTemplate({}))(lambda: None)
+
+
 def test_num_workers_beside_a_different_worker_count_is_refused() -> None:
     from podtemplate import DefinitionError, Role
     from podtemplate_pytorch import PyTorch
@@ -76,7 +98,6 @@ def test_two_restart_policies_for_one_job_are_refused_naming_the_fix() -> None:
 
 
 @pytest.mark.parametrize(("package", "name", "hint"), [
-    ("podtemplate", "Pod", "pod_template=PodTemplate(pod_spec="),
     ("podtemplate", "Secret", "mount the secret with a template"),
     ("podtemplate", "TaskMetadata", "activeDeadlineSeconds"),
     ("podtemplate", "kwtypes", "inputs=['x']"),

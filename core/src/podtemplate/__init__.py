@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from .hookspecs import hookimpl
     from .manifest import get_path, object_metadata, object_name, place, pod_manifest
     from .merge.engine import merge
+    from .migration import Pod
     from .model.apiserver import ApiProblem, check_pod, check_pod_template
     from .model.roles import FieldDecl, RoleSpec, TaskType
     from .model.task import Task, task
@@ -82,6 +83,7 @@ _EXPORTS: dict[str, str] = {
     "place": ".manifest",
     "pod_manifest": ".manifest",
     "merge": ".merge.engine",
+    "Pod": ".migration",
     "ApiProblem": ".model.apiserver",
     "check_pod": ".model.apiserver",
     "check_pod_template": ".model.apiserver",
@@ -106,7 +108,7 @@ _EXPORTS: dict[str, str] = {
 }
 
 # flytekit names podtemplate has no class for (migration.CORE_NAMES gives the hints).
-_FLYTEKIT_ONLY = frozenset({"Pod", "Secret", "TaskMetadata", "kwtypes"})
+_FLYTEKIT_ONLY = frozenset({"Secret", "TaskMetadata", "kwtypes"})
 
 
 def __getattr__(name: str) -> Any:
@@ -167,6 +169,7 @@ __all__ = [
     "Platform",
     "PlatformConfigError",
     "PluginError",
+    "Pod",
     "PodTemplate",
     "PodTemplateError",
     "RenderContext",

@@ -12,7 +12,7 @@ from typing import Any
 from .errors import DefinitionError, DefinitionErrors, FlytekitNameError, did_you_mean
 from .model.sites import definition_site
 
-__all__ = ["CORE_NAMES", "MigrationWarning", "flytekit_names", "flytekit_override_arguments",
+__all__ = ["CORE_NAMES", "MigrationWarning", "Pod", "flytekit_names", "flytekit_override_arguments",
            "flytekit_task_arguments", "refuse_arguments", "refuse_config_keys", "take_alias",
            "warn_alias"]
 
@@ -57,8 +57,6 @@ def take_alias(value: Any, alias: Any, old: str, new: str, *, field: str) -> Any
 # flytekit names imported from `podtemplate` (the port of `from flytekit import ...` or
 # `from flytekitplugins.pod import Pod`) that have no podtemplate class: what to write.
 CORE_NAMES = {
-    "Pod": "write @task(pod_template=PodTemplate(pod_spec=..., primary_container_name=...)) "
-    "where flytekitplugins.pod had task_config=Pod(...)",
     "Secret": "drop Secret and secret_requests=; mount the secret with a template (volumes, "
     "or env valueFrom.secretKeyRef)",
     "TaskMetadata": "drop TaskMetadata and metadata=: retries, timeouts and caching are "
@@ -66,6 +64,23 @@ CORE_NAMES = {
     "kwtypes": "give inputs as a list of names or a dict of defaults: inputs=['x'] or "
     "inputs={'x': 1}",
 }
+
+
+class Pod:
+    """flytekitplugins-pod's ``task_config=Pod(pod_spec=..., primary_container_name=...)``:
+    the task's ``pod_template=PodTemplate(...)``, as Flyte's pod plugin builds it (taken
+    with a one-time warning naming ours)."""
+
+    def __init__(self, pod_spec: Any = None, primary_container_name: str = "primary",
+                 labels: Mapping[str, str] | None = None,
+                 annotations: Mapping[str, str] | None = None) -> None:
+        from .model.templates import PodTemplate
+
+        warn_alias("task_config=Pod(...)", "pod_template=PodTemplate(...)")
+        self.template = PodTemplate(pod_spec=pod_spec if pod_spec is not None else {},
+                                    primary_container_name=primary_container_name,
+                                    labels=dict(labels or {}),
+                                    annotations=dict(annotations or {}))
 
 
 def flytekit_names(package: str, hints: Mapping[str, str]) -> Callable[[str], Any]:
@@ -172,17 +187,25 @@ def flytekit_override_arguments(*, image: str | None, container_image: str | Non
 def flytekit_task_arguments(*, image: str | None, container_image: str | None,
                             env: Mapping[str, Any] | None,
                             environment: Mapping[str, Any] | None, task_config: Any,
-                            others: Mapping[str, Any]
-                            ) -> tuple[str | None, Mapping[str, Any] | None, Any]:
+                            pod_template: Any, others: Mapping[str, Any]
+                            ) -> tuple[str | None, Mapping[str, Any] | None, Any, Any]:
     """``@task``'s flytekit spellings: ``container_image=`` and ``environment=`` as
     ``image=``/``env=``, a config that stands for another (``task_config=Elastic(...)``,
-    flytekit's elastic PyTorch) replaced by it; engine settings refused with what to do."""
+    flytekit's elastic PyTorch) replaced by it, ``task_config=Pod(...)`` as the task's
+    ``pod_template``; engine settings refused with what to do."""
     _refuse_engine_settings(others, "@task", "podtemplate.task")
     image = take_alias(image, container_image, "@task(container_image=...)",
                        "@task(image=...)", field="image")
     env = take_alias(env, environment, "@task(environment=...)", "@task(env=...)",
                      field="env")
+    if isinstance(task_config, Pod):
+        if pod_template is not None:
+            raise DefinitionError("task_config=Pod(...) and pod_template= both given",
+                                  field="pod_template", fix="give the pod once, as "
+                                  "pod_template=PodTemplate(pod_spec=..., "
+                                  "primary_container_name=...)")
+        return image, env, None, task_config.template
     stands_for = getattr(task_config, "podtemplate_task_config", None)
     if callable(stands_for):
         task_config = stands_for()
-    return image, env, task_config
+    return image, env, task_config, pod_template
