@@ -70,3 +70,19 @@ def test_a_name_error_of_the_users_own_is_an_import_error_as_before(tmp_path: Pa
     with pytest.raises(TargetError, match=r"NameError: name 'missing_name' is not defined at "
                        r"\S+stmt_name_mod\.py:1"):
         load_module(target)
+
+
+def test_a_template_that_does_not_load_is_reported_with_the_refusals(tmp_path: Path) -> None:
+    target = _module(tmp_path, "stmt_yaml_mod", '''\
+        from podtemplate import PodTemplate, task
+
+        GPU = PodTemplate.from_yaml("a: 1\\n---\\nb: 2\\n")
+
+        @task(image="python:3.11", cache=True)
+        def first() -> None: ...
+    ''')
+    with pytest.raises(DefinitionErrors) as raised:
+        load_module(target)
+    first, second = raised.value.lines()
+    assert "expected one YAML document, found 2" in first
+    assert second.startswith(f"{target}:5, cache")

@@ -1,6 +1,7 @@
 """Importing a task module one top-level statement at a time, so that every refusal of a
-file is reported in one render: a statement raising a :class:`DefinitionError` (an
-``@task`` with a flytekit-only argument, a config flytekit spells otherwise) is recorded
+file is reported in one render: a statement raising a podtemplate error (an ``@task``
+with a flytekit-only argument, a config flytekit spells otherwise, a template file that
+does not load) is recorded
 and the import goes on with the next statement; a later statement that only fails because
 it names what a refused one would have defined (``t2 = t1.with_overrides(...)``) is
 skipped. At the end the errors are raised together, one line each, in file order. Any
@@ -19,7 +20,7 @@ import traceback
 from collections.abc import Iterator, Sequence
 from types import CodeType, ModuleType
 
-from ..errors import DefinitionError, DefinitionErrors
+from ..errors import DefinitionError, DefinitionErrors, PodTemplateError
 
 __all__ = ["collecting_definitions"]
 
@@ -33,13 +34,15 @@ class _StatementLoader(importlib.machinery.SourceFileLoader):
         flags = _future_flags(tree)
         if module.__doc__ is None:
             module.__doc__ = ast.get_docstring(tree, clean=False)
-        errors: list[DefinitionError] = []
+        errors: list[PodTemplateError] = []
         undefined: set[str] = set()
         for statement in _split_imports(tree.body):
             code = self._compile(statement, flags)
             try:
                 exec(code, module.__dict__)  # the user's module, as import runs it
-            except DefinitionError as error:
+            except PodTemplateError as error:
+                if error.exit_code != DefinitionError.exit_code:  # an internal error
+                    raise
                 errors.append(self._located(error, statement))
                 undefined |= _bound_names(statement)
             except NameError as error:
@@ -51,7 +54,7 @@ class _StatementLoader(importlib.machinery.SourceFileLoader):
         if errors:
             raise DefinitionErrors(errors)
 
-    def _located(self, error: DefinitionError, statement: ast.stmt) -> DefinitionError:
+    def _located(self, error: PodTemplateError, statement: ast.stmt) -> PodTemplateError:
         """``error`` located at the line of this file it arose from (``three.py:8``)."""
         lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
                  if frame.filename == self.path]
