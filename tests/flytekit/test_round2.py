@@ -101,6 +101,9 @@ def test_two_restart_policies_for_one_job_are_refused_naming_the_fix() -> None:
     ("podtemplate", "Secret", "mount the secret with a template"),
     ("podtemplate", "TaskMetadata", "activeDeadlineSeconds"),
     ("podtemplate", "kwtypes", "inputs=['x']"),
+    ("podtemplate", "workflow", "drop @workflow"),
+    ("podtemplate", "ImageSpec", "image='{{.image.NAME}}'"),
+    ("podtemplate_spark", "DatabricksV2", "task_config=Spark(spark_conf=...)"),
     ("podtemplate_ray", "AutoscalerOptionsConfig", "Ray(autoscaler_options=AutoscalerOptions("),
     ("podtemplate_shell", "OutputLocation", "drop OutputLocation and output_locs="),
 ])
@@ -256,11 +259,17 @@ def test_validate_refuses_an_image_still_holding_a_placeholder(tmp_path: Path) -
     assert "still holds a placeholder" in result.output
 
 
+def test_the_core_package_hints_exactly_the_names_it_has_hints_for() -> None:
+    from podtemplate.migration import CORE_NAMES
+
+    assert podtemplate._FLYTEKIT_ONLY == set(CORE_NAMES)
+
+
 def test_the_ported_files_import_cleanly_in_a_fresh_interpreter() -> None:
     # The hint mechanism must not break ordinary imports of every provided name.
-    code = ("import podtemplate_pytorch, podtemplate_ray, podtemplate_shell, podtemplate;"
-            "[getattr(m, n) for m in (podtemplate_pytorch, podtemplate_ray, podtemplate_shell)"
-            " for n in m.__all__]")
+    code = ("import podtemplate_pytorch, podtemplate_ray, podtemplate_shell, podtemplate_spark,"
+            " podtemplate; [getattr(m, n) for m in (podtemplate_pytorch, podtemplate_ray, "
+            "podtemplate_shell, podtemplate_spark, podtemplate) for n in m.__all__]")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 

@@ -108,7 +108,8 @@ _EXPORTS: dict[str, str] = {
 }
 
 # flytekit names podtemplate has no class for (migration.CORE_NAMES gives the hints).
-_FLYTEKIT_ONLY = frozenset({"Secret", "TaskMetadata", "kwtypes"})
+_FLYTEKIT_ONLY = frozenset({"ImageSpec", "Secret", "TaskMetadata", "current_context",
+                            "dynamic", "kwtypes", "map_task", "workflow"})
 
 
 def __getattr__(name: str) -> Any:

@@ -63,6 +63,13 @@ CORE_NAMES = {
     "Flyte's engine; set activeDeadlineSeconds in a pod_template for a timeout",
     "kwtypes": "give inputs as a list of names or a dict of defaults: inputs=['x'] or "
     "inputs={'x': 1}",
+    "workflow": "drop @workflow and its functions: podtemplate renders the tasks of a "
+    "module, each with its --input values",
+    "dynamic": "drop @dynamic: podtemplate renders the tasks a module defines",
+    "map_task": "drop map_task: render the task once per input (--input) instead",
+    "ImageSpec": "build the image yourself and give image='REGISTRY/NAME:TAG' (or a name of "
+    "platform.yaml's images: with image='{{.image.NAME}}')",
+    "current_context": "drop current_context(): a task here runs as a plain function",
 }
 
 
