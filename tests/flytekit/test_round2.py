@@ -262,7 +262,7 @@ def test_validate_refuses_an_image_still_holding_a_placeholder(tmp_path: Path) -
 def test_the_core_package_hints_exactly_the_names_it_has_hints_for() -> None:
     from podtemplate.migration import CORE_NAMES
 
-    assert podtemplate._FLYTEKIT_ONLY == set(CORE_NAMES)
+    assert set(CORE_NAMES) == podtemplate._FLYTEKIT_ONLY
 
 
 def test_the_ported_files_import_cleanly_in_a_fresh_interpreter() -> None:
