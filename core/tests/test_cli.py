@@ -60,7 +60,7 @@ def docs(text: str) -> list[dict[str, Any]]:
 
 
 def test_render_file_to_stdout(project: Path) -> None:
-    result = run(["render", str(pkgdir(project) / "jobs.py")])
+    result = run(["render", str(pkgdir(project) / "jobs.py"), "--input", "path=/tmp/out"])
     assert result.exit_code == 0, result.output
     manifests = docs(result.stdout)
     assert [m["metadata"]["name"] for m in manifests] == ["write-file", "second"]
@@ -77,7 +77,8 @@ def test_render_selects_one_task_and_is_deterministic(project: Path) -> None:
 
 
 def test_render_json_is_a_list(project: Path) -> None:
-    result = run(["render", str(pkgdir(project) / "jobs.py"), "--format", "json"])
+    result = run(["render", str(pkgdir(project) / "jobs.py"), "--format", "json",
+                  "--input", "path=/tmp/out"])
     data = json.loads(result.stdout)
     assert data["kind"] == "List" and len(data["items"]) == 2
     for item in data["items"]:
@@ -86,10 +87,20 @@ def test_render_json_is_a_list(project: Path) -> None:
 
 def test_render_to_folder_writes_one_file_per_task(project: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = run(["render", str(pkgdir(project) / "jobs.py"), "--output", str(out)])
+    result = run(["render", str(pkgdir(project) / "jobs.py"), "--output", str(out),
+                  "--input", "path=/tmp/out"])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == ["second.yaml", "write-file.yaml"]
     assert_valid_pod(docs((out / "second.yaml").read_text())[0])
+
+
+def test_a_required_input_without_input_is_one_line_at_render(project: Path) -> None:
+    # write_file(path: str, ...) called without path would fail as its pod starts.
+    result = run(["render", f"{pkgdir(project) / 'jobs.py'}:write_file"])
+    assert result.exit_code == 2
+    (line,) = result.output.strip().splitlines()
+    assert "task 'write_file', inputs.path: input 'path' of the function has no --input" in line
+    assert "(fix: --input path=VALUE" in line
 
 
 def test_executor_runs_the_function_with_rendered_inputs(project: Path, tmp_path: Path) -> None:

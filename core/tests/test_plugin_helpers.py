@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from podtemplate import DefinitionErrors
 from podtemplate.plugin import DefinitionError, refuse_config_keys, scalar_text
 
 
@@ -20,14 +21,25 @@ def test_scalar_text(value: Any, text: str | None) -> None:
 REPLACEMENTS = {"start_method": "drop start_method=", "run_policy": "give it to the job"}
 
 
-def test_the_first_refused_key_is_named_with_its_field_and_fix() -> None:
+def test_a_refused_key_is_named_with_its_field_and_fix() -> None:
     with pytest.raises(DefinitionError) as caught:
-        refuse_config_keys({"nproc": 2, "run_policy": 1, "start_method": "spawn"},
+        refuse_config_keys({"nproc": 2, "start_method": "spawn"},
                            REPLACEMENTS, call="Elastic", where="task_config.elastic")
     error = caught.value
     assert error.field == "task_config.elastic.start_method"
     assert "Elastic(start_method=...) is flytekit's, with no equivalent here" in str(error)
     assert error.fix == "drop start_method="
+
+
+def test_every_refused_key_of_one_call_is_reported_together_one_line_each() -> None:
+    with pytest.raises(DefinitionErrors) as caught:
+        refuse_config_keys({"nproc": 2, "run_policy": 1, "start_method": "spawn"},
+                           REPLACEMENTS, call="Elastic", where="task_config.elastic")
+    lines = caught.value.lines()
+    assert [error.field for error in caught.value.errors] == [
+        "task_config.elastic.start_method", "task_config.elastic.run_policy"]
+    assert len(lines) == 2 and all("\n" not in line for line in lines)
+    assert "(fix: give it to the job)" in lines[1]
 
 
 def test_keys_it_does_not_name_pass_and_the_reason_is_the_callers() -> None:

@@ -14,8 +14,8 @@ def count_unique_numbers(x: list[int]) -> int:
 
 @task(container_image=IMAGE, requests=Resources(cpu=1, mem="1Gi", ephemeral_storage="5Gi"),
       environment={"OMP_NUM_THREADS": 1})
-def square(x: int) -> int:
-    return x * x
+def square(n: int) -> int:
+    return n * n
 
 
 # Flyte's accelerator selection: the node selector label comes from platform.yaml

@@ -22,7 +22,9 @@ REPO = Path(__file__).resolve().parents[2]
 FOLDER = REPO / "examples" / "flytekit_style"
 PLATFORM = REPO / "examples" / "platform.yaml"
 RENDER = "from podtemplate.cli import main; main(prog_name='podtemplate')"
-INPUTS = ("--input", "a=3", "--input", "b=0.5")
+# Every required input of the folder's tasks (a missing one is refused at render).
+INPUTS = ("--input", "a=3", "--input", "b=0.5", "--input", "x=[1,2,2]", "--input", "n=4",
+          "--input", "radius=2.0")
 
 
 @functools.cache
@@ -210,7 +212,8 @@ def _labelled(node: Any) -> Iterator[dict[str, str]]:
 def test_a_run_id_suffixes_every_object_and_labels_every_object_and_pod() -> None:
     tasks = collect_tasks([str(FOLDER)])
     manager = podtemplate.build_plugin_manager()
-    manifests = podtemplate.render(tasks, platform=PLATFORM, inputs={"a": "3", "b": "0.5"},
+    inputs = dict(pair.split("=", 1) for pair in INPUTS[1::2])
+    manifests = podtemplate.render(tasks, platform=PLATFORM, inputs=inputs,
                                    run_id="r7", plugin_manager=manager)
     plain = set(_rendered()[0])
     assert {f"{m['kind']}/{m['metadata']['name'].removesuffix('-r7')}"

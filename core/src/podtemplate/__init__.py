@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from .errors import (
         ApiRuleError,
         DefinitionError,
+        DefinitionErrors,
+        FlytekitNameError,
         InputError,
         InternalError,
         InvalidNameError,
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
     from .hookspecs import hookimpl
     from .manifest import get_path, object_metadata, object_name, place, pod_manifest
     from .merge.engine import merge
+    from .migration import Pod
     from .model.apiserver import ApiProblem, check_pod, check_pod_template
     from .model.roles import FieldDecl, RoleSpec, TaskType
     from .model.task import Task, task
@@ -55,6 +58,8 @@ _EXPORTS: dict[str, str] = {
     "build_plugin_manager": ".dispatch",
     "ApiRuleError": ".errors",
     "DefinitionError": ".errors",
+    "DefinitionErrors": ".errors",
+    "FlytekitNameError": ".errors",
     "InputError": ".errors",
     "InternalError": ".errors",
     "InvalidNameError": ".errors",
@@ -78,6 +83,7 @@ _EXPORTS: dict[str, str] = {
     "place": ".manifest",
     "pod_manifest": ".manifest",
     "merge": ".merge.engine",
+    "Pod": ".migration",
     "ApiProblem": ".model.apiserver",
     "check_pod": ".model.apiserver",
     "check_pod_template": ".model.apiserver",
@@ -101,6 +107,10 @@ _EXPORTS: dict[str, str] = {
     "function_entrypoint": ".runtime",
 }
 
+# flytekit names podtemplate has no class for (migration.CORE_NAMES gives the hints).
+_FLYTEKIT_ONLY = frozenset({"ImageSpec", "Secret", "TaskMetadata", "current_context",
+                            "dynamic", "kwtypes", "map_task", "workflow"})
+
 
 def __getattr__(name: str) -> Any:
     if name == "__version__":
@@ -109,6 +119,10 @@ def __getattr__(name: str) -> Any:
         value: Any = metadata.version("podtemplate")
     elif name in _EXPORTS:
         value = getattr(_importlib.import_module(_EXPORTS[name], __name__), name)
+    elif name in _FLYTEKIT_ONLY:  # `from podtemplate import Secret`: the hint, not a bare error
+        from .migration import CORE_NAMES, flytekit_names
+
+        return flytekit_names(__name__, CORE_NAMES)(name)
     else:
         raise AttributeError(f"module 'podtemplate' has no attribute {name!r}")
     globals()[name] = value
@@ -140,7 +154,9 @@ __all__ = [
     "check_pod",
     "check_pod_template",
     "DefinitionError",
+    "DefinitionErrors",
     "FieldDecl",
+    "FlytekitNameError",
     "InputError",
     "Int32",
     "InternalError",
@@ -154,6 +170,7 @@ __all__ = [
     "Platform",
     "PlatformConfigError",
     "PluginError",
+    "Pod",
     "PodTemplate",
     "PodTemplateError",
     "RenderContext",

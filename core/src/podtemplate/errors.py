@@ -33,6 +33,8 @@ __all__ = [
     "did_you_mean",
     "PolicyViolationError",
     "ClusterError",
+    "DefinitionErrors",
+    "FlytekitNameError",
 ]
 
 
@@ -157,6 +159,38 @@ def _one_line(part: object) -> str:
 
 class DefinitionError(PodTemplateError):
     """A task, template, role or config object is invalid where it is defined."""
+
+
+class DefinitionErrors(DefinitionError):
+    """Several definition errors found together: every refusal of a file (or of one call's
+    arguments) is reported in one render, one line each."""
+
+    def __init__(self, errors: Sequence[PodTemplateError]) -> None:
+        self.errors: list[PodTemplateError] = []
+        for error in errors:  # a group inside a group is flattened
+            self.errors.extend(error.errors if isinstance(error, DefinitionErrors) else [error])
+        count = len(self.errors)
+        super().__init__(f"{count} problem{'s' if count != 1 else ''}",
+                         fix="see each line")
+
+    def render(self) -> str:
+        errors = getattr(self, "errors", None)
+        return "; ".join(error.render() for error in errors) if errors else self.message
+
+    def located(self, **where: str | None) -> PodTemplateError:
+        for error in self.errors:
+            error.located(**where)
+        self.args = (self.render(),)
+        return self
+
+    def lines(self) -> list[str]:
+        return [error.render() for error in self.errors]
+
+
+class FlytekitNameError(DefinitionError, ImportError):
+    """A flytekit name podtemplate does not provide, imported from one of its packages:
+    the message says what to write instead. An ImportError, so ``from x import Name``
+    fails as an import does, with the hint rather than a bare "cannot import name"."""
 
 
 class InvalidPodSpecError(DefinitionError):

@@ -12,7 +12,7 @@ from .errors import InputError, brief
 from .model.plaindata import plain_copy
 from .model.task import Task
 
-__all__ = ["parse_input_pairs", "inputs_for"]
+__all__ = ["parse_input_pairs", "inputs_for", "check_required_inputs", "check_inputs_known"]
 
 
 def parse_input_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -84,3 +84,24 @@ def check_inputs_known(tasks: list[Task], raw: Mapping[str, str]) -> None:
             raise InputError(f"--input {brief(name)} is not a parameter of any selected task",
                              field=f"inputs.{name}",
                              fix=f"use one of: {', '.join(known) or 'no parameters'}")
+
+
+def check_required_inputs(task: Task, given: Mapping[str, Any]) -> None:
+    """Every parameter of the task's function without a default has an ``--input``: a
+    pod calling ``fn(**inputs)`` without one would fail as it starts."""
+    signature = task.signature
+    if signature is None:
+        return
+    plain = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    missing = [name for name, parameter in signature.parameters.items()
+               if parameter.kind in plain and parameter.default is inspect.Parameter.empty
+               and name not in given]
+    if not missing:
+        return
+    names = ", ".join(repr(name) for name in missing)
+    plural = "s" if len(missing) > 1 else ""
+    raise InputError(f"input{plural} {names} of the function {'have' if plural else 'has'} "
+                     "no --input and no default: the pod would fail as it starts",
+                     task=task.name, field=f"inputs.{missing[0]}",
+                     fix=" ".join(f"--input {name}=VALUE" for name in missing)
+                     + " (or a default in the function's signature)")

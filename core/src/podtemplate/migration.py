@@ -9,11 +9,12 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .errors import DefinitionError, did_you_mean
+from .errors import DefinitionError, DefinitionErrors, FlytekitNameError, did_you_mean
 from .model.sites import definition_site
 
-__all__ = ["MigrationWarning", "flytekit_override_arguments", "flytekit_task_arguments",
-           "refuse_arguments", "refuse_config_keys", "take_alias", "warn_alias"]
+__all__ = ["CORE_NAMES", "MigrationWarning", "Pod", "flytekit_names", "flytekit_override_arguments",
+           "flytekit_task_arguments", "refuse_arguments", "refuse_config_keys", "take_alias",
+           "warn_alias"]
 
 
 class MigrationWarning(FutureWarning):
@@ -53,6 +54,57 @@ def take_alias(value: Any, alias: Any, old: str, new: str, *, field: str) -> Any
     return alias
 
 
+# flytekit names imported from `podtemplate` (the port of `from flytekit import ...` or
+# `from flytekitplugins.pod import Pod`) that have no podtemplate class: what to write.
+CORE_NAMES = {
+    "Secret": "drop Secret and secret_requests=; mount the secret with a template (volumes, "
+    "or env valueFrom.secretKeyRef)",
+    "TaskMetadata": "drop TaskMetadata and metadata=: retries, timeouts and caching are "
+    "Flyte's engine; set activeDeadlineSeconds in a pod_template for a timeout",
+    "kwtypes": "give inputs as a list of names or a dict of defaults: inputs=['x'] or "
+    "inputs={'x': 1}",
+    "workflow": "drop @workflow and its functions: podtemplate renders the tasks of a "
+    "module, each with its --input values",
+    "dynamic": "drop @dynamic: podtemplate renders the tasks a module defines",
+    "map_task": "drop map_task: render the task once per input (--input) instead",
+    "ImageSpec": "build the image yourself and give image='REGISTRY/NAME:TAG' (or a name of "
+    "platform.yaml's images: with image='{{.image.NAME}}')",
+    "current_context": "drop current_context(): a task here runs as a plain function",
+}
+
+
+class Pod:
+    """flytekitplugins-pod's ``task_config=Pod(pod_spec=..., primary_container_name=...)``:
+    the task's ``pod_template=PodTemplate(...)``, as Flyte's pod plugin builds it (taken
+    with a one-time warning naming ours)."""
+
+    def __init__(self, pod_spec: Any = None, primary_container_name: str = "primary",
+                 labels: Mapping[str, str] | None = None,
+                 annotations: Mapping[str, str] | None = None) -> None:
+        from .model.templates import PodTemplate
+
+        warn_alias("task_config=Pod(...)", "pod_template=PodTemplate(...)")
+        self.template = PodTemplate(pod_spec=pod_spec if pod_spec is not None else {},
+                                    primary_container_name=primary_container_name,
+                                    labels=dict(labels or {}),
+                                    annotations=dict(annotations or {}))
+
+
+def flytekit_names(package: str, hints: Mapping[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for ``package``: a flytekit name of ``hints`` raises
+    :class:`FlytekitNameError` with what to write instead (``from package import Pod``
+    fails with the hint, not a bare "cannot import name"); any other name is an ordinary
+    AttributeError, so ``hasattr`` and tools probing the module behave as usual."""
+
+    def __getattr__(name: str) -> Any:
+        fix = hints.get(name)
+        if fix is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        raise FlytekitNameError(f"{name} is flytekit's; {package} has no {name}", fix=fix)
+
+    return __getattr__
+
+
 # flytekit @task arguments that configure Flyte's engine, not a pod: what to do instead.
 _ENGINE_ONLY = {
     "retries": "drop retries=; retries are the operator's (PyTorch(run_policy=RunPolicy("
@@ -74,30 +126,42 @@ def refuse_arguments(given: Mapping[str, Any], replacements: Mapping[str, str], 
                      call: str, help_name: str,
                      why: str = "is flytekit's, with no podtemplate equivalent",
                      accepted: Iterable[str] = ()) -> None:
-    """Refuse the first of ``given`` (keyword arguments ``call`` does not take): a
-    flytekit argument in ``replacements`` with what to write instead, any other as
+    """Refuse every one of ``given`` (keyword arguments ``call`` does not take), together:
+    a flytekit argument in ``replacements`` with what to write instead, any other as
     unknown (with the one of ``accepted`` a typo meant), pointing to ``help(help_name)``."""
+    errors = []
     for key in given:
         fix = replacements.get(key)
-        if fix is None:
-            meant = did_you_mean(key, accepted)
-            if meant:
-                raise DefinitionError(f"{call} has no argument {key!r}; did you mean "
-                                      f"{meant!r}?", field=key, fix=f"write {meant}=")
-            raise DefinitionError(f"{call} has no argument {key!r}", field=key,
-                                  fix=f"see help({help_name}) for the accepted arguments")
-        raise DefinitionError(f"{call}({key}=...) {why}", field=key, fix=fix)
+        if fix is not None:
+            errors.append(DefinitionError(f"{call}({key}=...) {why}", field=key, fix=fix))
+            continue
+        meant = did_you_mean(key, accepted)
+        if meant:
+            errors.append(DefinitionError(f"{call} has no argument {key!r}; did you mean "
+                                          f"{meant!r}?", field=key, fix=f"write {meant}="))
+        else:
+            errors.append(DefinitionError(f"{call} has no argument {key!r}", field=key,
+                                          fix=f"see help({help_name}) for the accepted "
+                                          "arguments"))
+    raise_all(errors)
+
+
+def raise_all(errors: list[DefinitionError]) -> None:
+    """Raise the one error of ``errors``, or all of them as one :class:`DefinitionErrors`."""
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        raise DefinitionErrors(errors)
 
 
 def refuse_config_keys(data: Mapping[str, Any], replacements: Mapping[str, str], *,
                        call: str, where: str,
                        why: str = "is flytekit's, with no equivalent here") -> None:
-    """Refuse the first key of ``replacements`` that ``data`` (the keywords a config class
-    is given, as a ``mode="before"`` validator sees them) holds: flytekit's, with what to
-    write instead; the field is ``where.<key>`` (``task_config.elastic.start_method``)."""
-    for key, fix in replacements.items():
-        if key in data:
-            raise DefinitionError(f"{call}({key}=...) {why}", field=f"{where}.{key}", fix=fix)
+    """Refuse every key of ``replacements`` that ``data`` (the keywords a config class is
+    given, as a ``mode="before"`` validator sees them) holds, together: flytekit's, with
+    what to write instead; the field is ``where.<key>`` (``task_config.elastic.start_method``)."""
+    raise_all([DefinitionError(f"{call}({key}=...) {why}", field=f"{where}.{key}", fix=fix)
+               for key, fix in replacements.items() if key in data])
 
 
 def _keywords(function: Callable[..., Any]) -> list[str]:
@@ -130,17 +194,25 @@ def flytekit_override_arguments(*, image: str | None, container_image: str | Non
 def flytekit_task_arguments(*, image: str | None, container_image: str | None,
                             env: Mapping[str, Any] | None,
                             environment: Mapping[str, Any] | None, task_config: Any,
-                            others: Mapping[str, Any]
-                            ) -> tuple[str | None, Mapping[str, Any] | None, Any]:
+                            pod_template: Any, others: Mapping[str, Any]
+                            ) -> tuple[str | None, Mapping[str, Any] | None, Any, Any]:
     """``@task``'s flytekit spellings: ``container_image=`` and ``environment=`` as
     ``image=``/``env=``, a config that stands for another (``task_config=Elastic(...)``,
-    flytekit's elastic PyTorch) replaced by it; engine settings refused with what to do."""
+    flytekit's elastic PyTorch) replaced by it, ``task_config=Pod(...)`` as the task's
+    ``pod_template``; engine settings refused with what to do."""
     _refuse_engine_settings(others, "@task", "podtemplate.task")
     image = take_alias(image, container_image, "@task(container_image=...)",
                        "@task(image=...)", field="image")
     env = take_alias(env, environment, "@task(environment=...)", "@task(env=...)",
                      field="env")
+    if isinstance(task_config, Pod):
+        if pod_template is not None:
+            raise DefinitionError("task_config=Pod(...) and pod_template= both given",
+                                  field="pod_template", fix="give the pod once, as "
+                                  "pod_template=PodTemplate(pod_spec=..., "
+                                  "primary_container_name=...)")
+        return image, env, None, task_config.template
     stands_for = getattr(task_config, "podtemplate_task_config", None)
     if callable(stands_for):
         task_config = stands_for()
-    return image, env, task_config
+    return image, env, task_config, pod_template

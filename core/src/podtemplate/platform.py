@@ -20,6 +20,7 @@ from pydantic import (
 from .errors import PlatformConfigError, PodTemplateError, did_you_mean
 from .files.yamlio import load_path
 from .guard import guarded
+from .images import check_image_reference
 from .model.compiled import CompiledModel
 from .model.names import check_dns1123_label, check_label_key, check_quantity
 from .model.podspec import validate_pod_spec
@@ -81,6 +82,9 @@ class Platform(CompiledModel):
     resource_tolerations: dict[str, list[dict[str, Any]]] = Field(
         default_factory=dict, alias="resourceTolerations")
     default_image: str | None = Field(default=None, alias="defaultImage")
+    # Flyte's image config: name -> full image reference, for flytekit's placeholders
+    # ``{{.image.NAME.fqn}}:{{.image.NAME.version}}`` and ``{{.image.NAME}}`` (images.py).
+    images: dict[str, str] = Field(default_factory=dict)
     policy: Policy = Field(default_factory=Policy)
     # Each task type's own settings, validated by that type's model when a render starts
     # (see podtemplate.task_settings): here only their shape is checked.
@@ -91,6 +95,14 @@ class Platform(CompiledModel):
         """The platform.yaml this was loaded from, if any (named where its values end up:
         policy violations, explain)."""
         return self._source
+
+    @field_validator("images", mode="before")
+    @classmethod
+    def _images(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            for name, reference in value.items():
+                check_image_reference(str(name), reference)
+        return value
 
     @field_validator("namespace", "fallback_namespace")
     @classmethod

@@ -37,6 +37,7 @@ from .manifest import (
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
 from .migration import (
     MigrationWarning,
+    flytekit_names,
     refuse_arguments,
     refuse_config_keys,
     take_alias,
@@ -127,6 +128,7 @@ __all__ = [
     "MAX_OBJECT_NAME",
     # flytekit spellings kept with a warning (docs/from-flytekit.md)
     "MigrationWarning",
+    "flytekit_names",
     "refuse_arguments",
     "refuse_config_keys",
     "take_alias",

@@ -7,7 +7,7 @@ from typing import Any
 from .context import RenderContext
 from .errors import DefinitionError
 from .executor import executor_command
-from .inputs import inputs_for
+from .inputs import check_required_inputs, inputs_for
 from .merge.aliases import PRIMARY_CONTAINER
 from .model.task import Task
 
@@ -21,6 +21,7 @@ def function_entrypoint(task: Task, context: RenderContext, container_name: str 
     if task.fn is None or not task.module or not task.attribute:
         raise DefinitionError("this task has no Python function to run", task=task.name,
                               fix="use @task on a module-level function")
-    command, args = executor_command(task.module, task.attribute,
-                                     inputs_for(task, context.inputs))
+    inputs = inputs_for(task, context.inputs)
+    check_required_inputs(task, inputs)
+    command, args = executor_command(task.module, task.attribute, inputs)
     return {"name": container_name, "command": list(command), "args": list(args)}

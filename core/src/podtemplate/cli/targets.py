@@ -14,6 +14,7 @@ from types import ModuleType
 from ..errors import MissingPluginError, PodTemplateError, TargetError, brief
 from ..model.task import Task
 from .importing import check_no_shadowing, guarded_import
+from .statements import collecting_definitions
 
 __all__ = ["collect_tasks", "load_module"]
 
@@ -92,7 +93,8 @@ def load_module(target: str) -> ModuleType:
         raise TargetError("module not found", file=target,
                           fix="give a .py file path or a module importable from here")
     try:
-        return guarded_import(lambda: importlib.import_module(name), target)
+        with collecting_definitions(name):  # every refusal of the module, in one render
+            return guarded_import(lambda: importlib.import_module(name), target)
     except TargetError:
         raise
     except Exception as error:  # chained: --debug shows the user's traceback

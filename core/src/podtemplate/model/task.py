@@ -248,9 +248,9 @@ def task(
     memory-backed ``/dev/shm`` in every pod of the task. flytekit's ``container_image=``
     and ``environment=`` are taken for ``image=`` and ``env=`` with a warning."""
     with defining_task(name):  # a named task's errors name it before a function is seen
-        image, env, task_config = flytekit_task_arguments(
+        image, env, task_config, pod_template = flytekit_task_arguments(
             image=image, container_image=container_image, env=env, environment=environment,
-            task_config=task_config, others=flytekit_only)
+            task_config=task_config, pod_template=pod_template, others=flytekit_only)
 
     @guarded
     def wrap(function: Callable[..., Any]) -> Task:

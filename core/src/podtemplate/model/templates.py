@@ -21,6 +21,7 @@ from pydantic import (
 
 from ..errors import (
     DefinitionError,
+    DefinitionErrors,
     InvalidNameError,
     PodTemplateError,
     TemplateFileError,
@@ -379,24 +380,30 @@ class ConfigModel(CompiledModel):
     def __init__(self, **data: Any) -> None:
         try:
             super().__init__(**data)
-        except ValidationError as error:
-            first = error.errors()[0]
-            field = ".".join(str(part) for part in first["loc"]) or None
-            message = first["msg"].removeprefix("Value error, ")
-            fix = f"see help({type(self).__name__}) for the accepted arguments"
-            if first["type"] == "extra_forbidden":
-                given = str(first["loc"][-1])
-                message = f"unknown argument '{given}'"
-                meant = did_you_mean(given, [*type(self).model_fields, *(
-                    f.alias for f in type(self).model_fields.values() if f.alias)])
-                if meant:
-                    message += f"; did you mean '{meant}'?"
-                    fix = f"write {meant}="
-            elif first["type"] != "missing":
-                message += f" (got {brief(first.get('input'))})"
-            raise DefinitionError(f"{type(self).__name__}: {message}", fix=fix,
-                                  field=field) from None
+        except ValidationError as error:  # every problem of the call, one line each
+            problems = [self._problem(item) for item in error.errors()]
+            if len(problems) == 1:
+                raise problems[0] from None
+            raise DefinitionErrors(problems) from None
         self._defined_at = definition_site()
+
+    @classmethod
+    def _problem(cls, item: Any) -> DefinitionError:
+        """One pydantic error of a call as a definition error naming the field and fix."""
+        field = ".".join(str(part) for part in item["loc"]) or None
+        message = item["msg"].removeprefix("Value error, ")
+        fix = f"see help({cls.__name__}) for the accepted arguments"
+        if item["type"] == "extra_forbidden":
+            given = str(item["loc"][-1])
+            message = f"unknown argument '{given}'"
+            meant = did_you_mean(given, [*cls.model_fields, *(
+                f.alias for f in cls.model_fields.values() if f.alias)])
+            if meant:
+                message += f"; did you mean '{meant}'?"
+                fix = f"write {meant}="
+        elif item["type"] != "missing":
+            message += f" (got {brief(item.get('input'))})"
+        return DefinitionError(f"{cls.__name__}: {message}", fix=fix, field=field)
 
     @property
     def defined_at(self) -> DefinitionSite | None:

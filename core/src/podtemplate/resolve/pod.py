@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DefinitionError, PodTemplateError
+from ..images import resolve_pod_images
 from ..manifest import SYSTEM_LABELS, add_system_metadata
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
@@ -274,6 +275,8 @@ def _finalize(acc: dict[str, Any], task: Task, role_spec: RoleSpec, primary: str
               context: RenderContext, *, proven: bool) -> dict[str, Any]:
     containers = _primary_first(acc, primary)
     _fill_default_image(containers, context)
+    resolve_pod_images(acc["spec"], context.platform.images, task=task.name, role=role_spec.name)
+    containers = acc["spec"]["containers"]
     if not containers[0].get("image"):
         raise DefinitionError(
             "the primary container has no image", field=f"spec.containers[{primary}].image",

@@ -57,7 +57,39 @@ class DocumentProblem:
 def validate_document(document: Any, where: str, index: CrdIndex,
                       pod_check: PodCheck) -> list[DocumentProblem]:
     """Every problem of one parsed document; ``index`` holds the CRDs of the installed task
-    types, ``pod_check`` checks a PodTemplateSpec-shaped dict."""
+    types, ``pod_check`` checks a PodTemplateSpec-shaped dict. An image still holding a
+    ``{{`` placeholder (flytekit's ``{{.image.NAME.fqn}}``) is one, in any kind."""
+    problems = _kind_problems(document, where, index, pod_check)
+    if isinstance(document, Mapping) and not (document.get("apiVersion") == "v1"
+                                              and document.get("kind") == "List"):
+        problems += [DocumentProblem(where, _describe(document), path, "image placeholder",
+                                     f"image {image!r} still holds a placeholder (fix: "
+                                     "render it with platform.yaml's images: map naming "
+                                     "the image, or write the image itself)")
+                     for path, image in _placeholder_images(document)]
+    return problems
+
+
+def _placeholder_images(document: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """(path, image) of every ``image`` string holding ``{{`` anywhere in ``document``."""
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                inner = f"{path}.{key}" if path else str(key)
+                if key == "image" and isinstance(item, str) and "{{" in item:
+                    yield inner, item
+                else:
+                    stack.append((inner, item))
+        elif isinstance(value, list):
+            for number, item in enumerate(value):
+                label = item.get("name") if isinstance(item, Mapping) else None
+                stack.append((f"{path}[{label if isinstance(label, str) else number}]", item))
+
+
+def _kind_problems(document: Any, where: str, index: CrdIndex,
+                   pod_check: PodCheck) -> list[DocumentProblem]:
     if not isinstance(document, Mapping):
         shape = _KINDS_OF_VALUE.get(type(document), f"a {type(document).__name__}")
         return [DocumentProblem(where, "", "", "document", f"{shape}, not a Kubernetes "

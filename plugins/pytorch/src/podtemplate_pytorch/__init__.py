@@ -13,6 +13,8 @@ def train(epochs: int) -> None: ...
 from __future__ import annotations
 
 from .config import CONTAINER_NAME, Elastic, PyTorch, RunPolicy
+from .flytekit import CleanPodPolicy, Master, RestartPolicy, Worker
 from .plugin import TASK_TYPE
 
-__all__ = ["CONTAINER_NAME", "TASK_TYPE", "Elastic", "PyTorch", "RunPolicy"]
+__all__ = ["CONTAINER_NAME", "TASK_TYPE", "CleanPodPolicy", "Elastic", "Master", "PyTorch",
+           "RestartPolicy", "RunPolicy", "Worker"]

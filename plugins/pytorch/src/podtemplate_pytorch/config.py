@@ -18,9 +18,9 @@ from podtemplate.plugin import (
 )
 from pydantic import Field, field_validator, model_validator
 
-from .flytekit import elastic_arguments
+from .flytekit import elastic_arguments, pytorch_arguments
 
-__all__ = ["CONTAINER_NAME", "Elastic", "PyTorch", "RestartPolicy", "RunPolicy",
+__all__ = ["CONTAINER_NAME", "Elastic", "PyTorch", "RestartPolicyName", "RunPolicy",
            "check_primary_name", "longest_pod_names"]
 
 # The Training Operator finds the training container of every replica by this name.
@@ -32,7 +32,7 @@ NonNegative = Annotated[int, Field(strict=True, ge=0, le=_INT32_MAX)]
 _NPROC_WORDS = ("auto", "cpu", "gpu")
 # A replica's restartPolicy, as the Training Operator takes it (ExitCode: restart on a
 # retryable exit code only; the pods themselves then run with Never).
-RestartPolicy = Literal["Always", "OnFailure", "Never", "ExitCode"]
+RestartPolicyName = Literal["Always", "OnFailure", "Never", "ExitCode"]
 # The Training Operator names each pod and Service <job>-<replica type>-<index>;
 # Trainer v2's JobSet names each pod's hostname <job>-node-0-<index>. Each is a DNS label.
 _MAX_POD_NAME = 63
@@ -144,11 +144,12 @@ class PyTorch(ConfigModel):
     run_policy: RunPolicy | None = None
     elastic: Elastic | None = None
     shm_size: str | Literal[False] | None = None
-    restart_policy: RestartPolicy | None = None
+    restart_policy: RestartPolicyName | None = None
 
     @model_validator(mode="before")
     @classmethod
     def _no_workers_shortcut(cls, data: Any) -> Any:
+        data = pytorch_arguments(data)
         if isinstance(data, Mapping) and "workers" in data:
             raise DefinitionError("PyTorch has no argument 'workers'", field="task_config.workers",
                                   fix=f"give the count as worker=Role(replicas={data['workers']})")

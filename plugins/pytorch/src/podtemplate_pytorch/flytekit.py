@@ -1,17 +1,133 @@
-"""flytekitplugins-kfpytorch's ``Elastic`` spellings, kept for ported code
-(docs/from-flytekit.md): ``nnodes=2`` or ``nnodes="1:4"`` is the worker range
-``min_replicas``/``max_replicas`` (with a one-time warning); the arguments of flytekit's own
-in-process launcher are refused with what to write instead."""
+"""flytekitplugins-kfpytorch's spellings, kept for ported code (docs/from-flytekit.md),
+each with a one-time warning naming ours: ``Worker(...)``/``Master(...)`` are roles (their
+``restart_policy`` the job's), ``RestartPolicy``/``CleanPodPolicy`` members are the
+operator's strings, ``PyTorch(num_workers=N)`` is ``worker=Role(replicas=N)``,
+``PyTorch(increase_shared_mem=False)`` is ``shm_size=False``; ``Elastic``'s ``nnodes=2`` or
+``nnodes="1:4"`` is the worker range ``min_replicas``/``max_replicas``. The arguments of
+flytekit's own in-process launcher are refused with what to write instead."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
-from podtemplate import DefinitionError
+from podtemplate import DefinitionError, Resources, Role
 from podtemplate.plugin import refuse_config_keys, warn_alias
 
-__all__ = ["elastic_arguments"]
+__all__ = ["CleanPodPolicy", "Master", "RestartPolicy", "Worker", "elastic_arguments",
+           "pytorch_arguments"]
+
+
+class RestartPolicy(enum.StrEnum):
+    """flytekit's replica restart policies, as the Training Operator spells them."""
+
+    ALWAYS = "Always"
+    FAILURE = "OnFailure"
+    NEVER = "Never"
+
+
+class CleanPodPolicy(enum.StrEnum):
+    """flytekit's clean-pod policies (``RunPolicy(clean_pod_policy=...)``)."""
+
+    NONE = "None"
+    ALL = "All"
+    RUNNING = "Running"
+
+
+class Replica(Role):
+    """A role written as flytekit's ``Worker``/``Master``: its ``restart_policy`` is
+    lifted to the job's by :func:`pytorch_arguments`."""
+
+    restart_policy: Literal["Always", "OnFailure", "Never", "ExitCode"] | None = None
+
+
+def _replica(kind: str, image: str | None, requests: Resources | None,
+             limits: Resources | None, replicas: int | None,
+             restart_policy: RestartPolicy | str | None) -> Role:
+    warn_alias(f"{kind}(...)", "Role(...)")
+    fields: dict[str, Any] = {"image": image, "requests": requests, "limits": limits,
+                              "replicas": replicas}
+    given = {key: value for key, value in fields.items() if value is not None}
+    if restart_policy is None:
+        return Role(**given)
+    return Replica.model_validate({**given, "restart_policy": restart_policy})
+
+
+def Worker(image: str | None = None, requests: Resources | None = None,
+           limits: Resources | None = None, replicas: int | None = None,
+           restart_policy: RestartPolicy | str | None = None) -> Role:
+    """flytekit's worker replica spec: a :class:`podtemplate.Role`."""
+    return _replica("Worker", image, requests, limits, replicas, restart_policy)
+
+
+def Master(image: str | None = None, requests: Resources | None = None,
+           limits: Resources | None = None, replicas: int | None = None,
+           restart_policy: RestartPolicy | str | None = None) -> Role:
+    """flytekit's master replica spec: a :class:`podtemplate.Role`."""
+    return _replica("Master", image, requests, limits, replicas, restart_policy)
+
+
+def pytorch_arguments(data: Any) -> Any:
+    """``PyTorch(...)`` keywords with flytekit's spellings turned into ours."""
+    if not isinstance(data, Mapping):
+        return data
+    out = dict(data)
+    if "num_workers" in out:
+        _num_workers(out, out.pop("num_workers"))
+    if "increase_shared_mem" in out:
+        increase = out.pop("increase_shared_mem")
+        if "shm_size" in out:
+            raise DefinitionError("PyTorch(increase_shared_mem=...) and shm_size both given",
+                                  field="task_config.increase_shared_mem",
+                                  fix="write shm_size= only (False drops /dev/shm)")
+        warn_alias("PyTorch(increase_shared_mem=...)", "PyTorch(shm_size=...)")
+        if increase is False:
+            out["shm_size"] = False
+    _lift_restart_policy(out)
+    return out
+
+
+def _num_workers(out: dict[str, Any], count: Any) -> None:
+    worker = out.get("worker")
+    replicas = worker.replicas if isinstance(worker, Role) else (
+        worker.get("replicas") if isinstance(worker, Mapping) else None)
+    if replicas is not None and replicas != count:
+        raise DefinitionError(f"PyTorch(num_workers={count!r}) and worker replicas "
+                              f"{replicas!r} both given", field="task_config.num_workers",
+                              fix=f"write worker=Role(replicas={count}) only")
+    if type(count) is not int or count < 1:
+        raise DefinitionError(f"PyTorch(num_workers=...) must be a count, got {count!r}",
+                              field="task_config.num_workers",
+                              fix="write worker=Role(replicas=N) with N >= 1")
+    warn_alias("PyTorch(num_workers=N)", "PyTorch(worker=Role(replicas=N))")
+    if isinstance(worker, Role):
+        out["worker"] = worker.model_copy(update={"replicas": count})
+    elif isinstance(worker, Mapping):
+        out["worker"] = {**worker, "replicas": count}
+    else:
+        out["worker"] = Role(replicas=count)
+
+
+def _lift_restart_policy(out: dict[str, Any]) -> None:
+    """``Worker(restart_policy=...)``/``Master(...)``: one policy for the job's replicas."""
+    given = {name: out[name].restart_policy for name in ("master", "worker")
+             if isinstance(out.get(name), Replica)}
+    for name in given:
+        role = out[name]
+        out[name] = Role(**{key: getattr(role, key) for key in role.model_fields_set
+                            if key != "restart_policy"})
+    policies = {str(value) for value in given.values() if value is not None}
+    if not policies:
+        return
+    if "restart_policy" in out:
+        policies.add(out["restart_policy"])
+    if len(policies) > 1:
+        raise DefinitionError(
+            f"restart policies {', '.join(sorted(policies))} given for one job",
+            field="task_config.restart_policy",
+            fix="give one policy for every replica: PyTorch(restart_policy=...)")
+    out["restart_policy"] = policies.pop()
 
 _FLYTEKIT_ONLY = {
     "start_method": "drop start_method=: torchrun starts the worker processes in each pod",

@@ -12,6 +12,8 @@ Roles: ``head``, ``worker:<group>`` for each worker group, and ``submitter``::
 
 from __future__ import annotations
 
+from podtemplate.plugin import flytekit_names
+
 from .autoscaler import AutoscalerOptions
 from .config import Head, Ray, RayStartValue, WorkerGroup
 from .flytekit import HeadNodeConfig, RayJobConfig, WorkerNodeConfig
@@ -42,3 +44,9 @@ __all__ = [
     "WorkerGroup",
     "worker_role_name",
 ]
+
+# flytekitplugins-ray names with no class here: what to write instead.
+__getattr__ = flytekit_names(__name__, {
+    "AutoscalerOptionsConfig": "write Ray(autoscaler_options=AutoscalerOptions("
+    "idle_timeout_seconds=, upscaling_mode=, image=, env=, requests=, limits=))",
+})

@@ -8,6 +8,8 @@ their full resolved pod in ``spec.driver.template`` / ``spec.executor.template``
 
 from __future__ import annotations
 
+from podtemplate.plugin import flytekit_names
+
 from .config import DEFAULT_SPARK_VERSION, Spark, SparkRole
 from .launcher import DEFAULT_MAIN_APPLICATION_FILE, LAUNCHER_PATH, write_launcher
 from .roles import CONTAINER_NAMES
@@ -23,3 +25,10 @@ __all__ = [
     "SparkRole",
     "write_launcher",
 ]
+
+# flytekitplugins-spark names with no class here: what to write instead.
+__getattr__ = flytekit_names(__name__, {
+    name: "a Databricks job runs on Databricks, with no pod to template: use "
+    "task_config=Spark(spark_conf=...) to run on Kubernetes"
+    for name in ("Databricks", "DatabricksV2")
+})
