@@ -3,11 +3,11 @@ dry-run server-side apply of each document), in offline validate's format."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from ..cluster import dry_run
-from ..schemas.documents import NOT_CHECKED, DocumentProblem
+from ..schemas.documents import NOT_CHECKED, DocumentProblem, describe, not_an_object
 
 __all__ = ["server_problems"]
 
@@ -17,19 +17,11 @@ def server_problems(document: Any, where: str, api_client: Any, namespace: str,
     """Every problem the server finds in one parsed document (each item of a ``v1 List``
     on its own); a kind the server does not serve is *not checked*. The server's warnings
     (a deprecated label, say) go to ``warn``, one line each."""
-    if not isinstance(document, Mapping):
-        return [DocumentProblem(where, "", "", "document", f"a {type(document).__name__}, not "
-                                "a Kubernetes object (a mapping with apiVersion and kind)")]
+    problems = not_an_object(document, where)
+    if problems:
+        return problems
     api_version, kind = document.get("apiVersion"), document.get("kind")
-    metadata = document.get("metadata")
-    name = metadata.get("name") if isinstance(metadata, Mapping) else None
-    what = " ".join(str(part) for part in (kind, name) if part)
-    missing = [key for key, value in (("apiVersion", api_version), ("kind", kind))
-               if not isinstance(value, str) or not value]
-    if missing:
-        return [DocumentProblem(where, what, "", "document",
-                                f"no {' and no '.join(missing)}: every Kubernetes object "
-                                "names its apiVersion and kind")]
+    what = describe(document)
     if api_version == "v1" and kind == "List":
         return [problem for number, item in enumerate(document.get("items") or ())
                 for problem in server_problems(item, f"{where}.items[{number}]", api_client,

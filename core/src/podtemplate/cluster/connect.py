@@ -75,6 +75,14 @@ def connect(kubeconfig: str | os.PathLike[str] | None = None,
     except (ConfigException, OSError, ValueError, TypeError) as error:
         raise ClusterError(f"kubeconfig '{path}', context '{chosen}': {_line(error)}",
                            fix="repair the context's cluster and user entries") from None
+    return vetted_client(configuration)
+
+
+def vetted_client(configuration: Any) -> Any:
+    """An ``ApiClient`` on ``configuration``, after one request that proves the server
+    answers and accepts the credentials (a ClusterError line otherwise)."""
+    from kubernetes import client as k8s
+
     configuration.retries = 1
     api_client = k8s.ApiClient(configuration)
     answer = request(api_client, "GET", "/version")

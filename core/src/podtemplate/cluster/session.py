@@ -14,8 +14,7 @@ from .connect import (
     connect,
     context_namespace,
     kubeconfig_path,
-    request,
-    status_error,
+    vetted_client,
 )
 
 __all__ = ["IN_CLUSTER_NAMESPACE", "default_namespace", "in_pod", "open_cluster"]
@@ -52,12 +51,7 @@ def open_cluster(kubeconfig: str | os.PathLike[str] | None = None,
         raise ClusterError(f"in-cluster configuration cannot be read: {error}",
                            fix="mount the pod's service account token "
                            "(automountServiceAccountToken: true) or pass --kubeconfig") from None
-    configuration.retries = 1
-    api_client = k8s.ApiClient(configuration)
-    answer = request(api_client, "GET", "/version")
-    if not answer.ok:
-        raise status_error(answer, "read the server's version")
-    return api_client
+    return vetted_client(configuration)
 
 
 def default_namespace(kubeconfig: str | os.PathLike[str] | None = None,

@@ -22,8 +22,7 @@ from .crd import Crd, validate_custom_resource
 from .resources import CrdIndex, crd_of, pod_field
 
 __all__ = ["DocumentProblem", "NOT_CHECKED", "api_pod_check", "configmap_problems",
-           "strict_pod_check",
-           "validate_document"]
+           "describe", "not_an_object", "strict_pod_check", "validate_document"]
 
 NOT_CHECKED = "not checked"
 _POD_FIELDS = frozenset(("apiVersion", "kind", "metadata", "spec", "status"))
@@ -62,7 +61,7 @@ def validate_document(document: Any, where: str, index: CrdIndex,
     problems = _kind_problems(document, where, index, pod_check)
     if isinstance(document, Mapping) and not (document.get("apiVersion") == "v1"
                                               and document.get("kind") == "List"):
-        problems += [DocumentProblem(where, _describe(document), path, "image placeholder",
+        problems += [DocumentProblem(where, describe(document), path, "image placeholder",
                                      f"image {image!r} still holds a placeholder (fix: "
                                      "render it with platform.yaml's images: map naming "
                                      "the image, or write the image itself)")
@@ -88,20 +87,29 @@ def _placeholder_images(document: Mapping[str, Any]) -> Iterator[tuple[str, str]
                 stack.append((f"{path}[{label if isinstance(label, str) else number}]", item))
 
 
-def _kind_problems(document: Any, where: str, index: CrdIndex,
-                   pod_check: PodCheck) -> list[DocumentProblem]:
+def not_an_object(document: Any, where: str) -> list[DocumentProblem]:
+    """Why ``document`` is not a Kubernetes object (not a mapping, or no apiVersion or
+    kind), as one problem; empty when it is one. Offline and server validation share it."""
     if not isinstance(document, Mapping):
         shape = _KINDS_OF_VALUE.get(type(document), f"a {type(document).__name__}")
         return [DocumentProblem(where, "", "", "document", f"{shape}, not a Kubernetes "
                                 "object (a mapping with apiVersion and kind)")]
-    api_version, kind = document.get("apiVersion"), document.get("kind")
-    what = _describe(document)
-    missing = [key for key, value in (("apiVersion", api_version), ("kind", kind))
-               if not isinstance(value, str) or not value]
+    missing = [key for key in ("apiVersion", "kind")
+               if not isinstance(document.get(key), str) or not document.get(key)]
     if missing:
-        return [DocumentProblem(where, what, "", "document",
+        return [DocumentProblem(where, describe(document), "", "document",
                                 f"no {' and no '.join(missing)}: every Kubernetes object "
                                 "names its apiVersion and kind")]
+    return []
+
+
+def _kind_problems(document: Any, where: str, index: CrdIndex,
+                   pod_check: PodCheck) -> list[DocumentProblem]:
+    problems = not_an_object(document, where)
+    if problems:
+        return problems
+    api_version, kind = document.get("apiVersion"), document.get("kind")
+    what = describe(document)
     if api_version == "v1" and kind == "List":
         return [problem for number, item in enumerate(document.get("items") or ())
                 for problem in validate_document(item, f"{where}.items[{number}]", index,
@@ -229,7 +237,8 @@ def _is_base64(text: str) -> bool:
     return True
 
 
-def _describe(document: Mapping[str, Any]) -> str:
+def describe(document: Mapping[str, Any]) -> str:
+    """``Kind name`` of a document, for the lines that name it."""
     kind = document.get("kind")
     metadata = document.get("metadata")
     name = metadata.get("name") if isinstance(metadata, Mapping) else None
