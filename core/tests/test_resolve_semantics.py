@@ -274,3 +274,21 @@ def test_templates_are_unchanged_by_renders() -> None:
         (manifest,) = render(job, platform=Platform(defaultImage=IMAGE))
         assert manifest["spec"]["containers"][0]["env"] == [{"name": "A", "value": "2"}]
     assert template.pod_spec == before
+
+
+# --------------------------------------------------------- a request above its limit, by layer
+
+def test_a_request_above_a_higher_layers_limit_names_the_layer_of_each_value() -> None:
+    """The task template requests 4Gi, the run override limits the container to 1Gi: the
+    error names where each of the two values came from (the fold run again with provenance
+    on this error path only)."""
+    asks = PodTemplate({"containers": [{"name": "primary",
+                                        "resources": {"requests": {"memory": "4Gi"}}}]})
+    caps = PodTemplate({"containers": [{"name": "primary",
+                                        "resources": {"limits": {"memory": "1Gi"}}}]})
+    job = task(image="app:1", pod_template=asks)(lambda: None)
+    with pytest.raises(PodTemplateError) as raised:
+        render(job, override=caps)
+    text = str(raised.value)
+    assert "spec.containers[primary].resources.requests.memory" in text
+    assert "the request is set by the task template, the limit by the run override" in text

@@ -20,6 +20,7 @@ from .dispatch import (
     task_types,
 )
 from .errors import (
+    ApiRuleError,
     DefinitionError,
     ManifestValidationError,
     PodTemplateError,
@@ -29,6 +30,7 @@ from .errors import (
 from .guard import guarded
 from .handover import built_pods, check_changes, independent
 from .inputs import check_inputs_known
+from .model.apiserver._resources import REQUEST_LE_LIMIT
 from .model.naming import check_final_names, check_object_names, check_run_id
 from .model.podspec import API_RULES_MEMO, check_final_pods
 from .model.roles import RoleSpec
@@ -113,7 +115,10 @@ def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
             check_changes(pod.changes)
         except PodTemplateError as error:
             raise error.located(task=task.name, role=pod.role) from None
-        check_final_pods(task.name, {pod.role: pod.pod}, known)  # the API server's rules
+        try:
+            check_final_pods(task.name, {pod.role: pod.pod}, known)  # the API server's rules
+        except ApiRuleError as error:
+            raise _with_resource_layers(error, task, roles, pod.role, context) from None
     if context.check_crds:
         check_rendered(task, require_task_type(context.plugin_manager, task), roles,
                        manifests, context,
@@ -126,6 +131,29 @@ def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
                                           fix="see the field path; report a plugin bug if "
                                           "the field was not set by you")
     return manifests
+
+
+def _with_resource_layers(error: ApiRuleError, task: Task, roles: Sequence[RoleSpec],
+                          role: str, context: RenderContext) -> ApiRuleError:
+    """A request above its limit, told with the layer that set each of the two values:
+    the role's fold is run again with provenance, on this error path only (a render that
+    succeeds pays nothing for it)."""
+    field = error.field or ""
+    container, found, name = field.rpartition(".resources.requests.")
+    if not found or REQUEST_LE_LIMIT.cite not in error.message:
+        return error
+    provenance: dict[str, str] = {}
+    try:
+        resolve_pod(task, next(r for r in roles if r.name == role), context,
+                    provenance=provenance)
+    except PodTemplateError:
+        return error
+    request = provenance.get(field)
+    limit = provenance.get(f"{container}.resources.limits.{name}")
+    if request and limit:
+        error.message += f" (the request is set by the {request}, the limit by the {limit})"
+        error.located()
+    return error
 
 
 @contextmanager
