@@ -211,7 +211,8 @@ def test_a_pod_the_api_server_would_refuse_is_one_line_exit_2(project: Path,
     (line,) = result.stderr.strip().splitlines()
     assert ("task 'greedy', role 'pod', spec.containers[primary].resources.requests.memory: "
             "request '4Gi' is above the limit '2Gi'; rule: a request is <= its limit (k8s "
-            "ValidateResourceRequirements) (fix: lower the request or raise the limit)") in line
+            "ValidateResourceRequirements) (both set by the task settings) (fix: lower the "
+            "request or raise the limit)") in line
     assert not out.exists() or not any(out.iterdir())
 
 

@@ -151,7 +151,8 @@ def _with_resource_layers(error: ApiRuleError, task: Task, roles: Sequence[RoleS
     request = provenance.get(field)
     limit = provenance.get(f"{container}.resources.limits.{name}")
     if request and limit:
-        error.message += f" (the request is set by the {request}, the limit by the {limit})"
+        error.message += (f" (both set by the {request})" if request == limit else
+                          f" (the request is set by the {request}, the limit by the {limit})")
         error.located()
     return error
 
