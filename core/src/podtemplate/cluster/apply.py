@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .connect import Answer, request, status_error
-from .dryrun import FIELD_MANAGER, _unauthorized, _verdict, resource_path
+from .dryrun import FIELD_MANAGER, answer_verdict, rbac_refusal, resource_path
 
 __all__ = ["KIND_ORDER", "Outcome", "apply_manifests", "apply_order", "object_ref"]
 
@@ -127,7 +127,7 @@ def _compared(body: Any) -> Any:
 def refusal(answer: Answer, manifest: Mapping[str, Any]) -> str:
     """One line for a refused apply: each field path and the server's reason, and the
     fix."""
-    verdict = _verdict(answer, manifest)
+    verdict = answer_verdict(answer, manifest)
     parts = []
     for cause in verdict.causes:
         field = cause.field.lstrip(".")
@@ -138,7 +138,7 @@ def refusal(answer: Answer, manifest: Mapping[str, Any]) -> str:
     if verdict.status == 409 and reason == "Conflict":
         fix = ("rerun with --force-conflicts to take these fields from their manager, or "
                "leave them to it (drop them from the task's templates)")
-    elif verdict.status == 403 and _unauthorized(answer):
+    elif verdict.status == 403 and rbac_refusal(answer):
         fix = "ask a cluster admin for an RBAC role that allows patch on this resource"
     elif verdict.status == 403:  # admission: a ServiceAccount, PriorityClass... missing
         fix = "create what the server names, or correct the field that names it"

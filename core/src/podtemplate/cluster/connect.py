@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 from ..errors import ClusterError
 
-__all__ = ["Answer", "connect", "context_namespace", "kubeconfig_path", "request",
+__all__ = ["Answer", "config_module", "connect", "context_namespace", "kubeconfig_path", "request",
            "status_error"]
 
 _TIMEOUT = 30.0
@@ -50,7 +50,7 @@ def connect(kubeconfig: str | os.PathLike[str] | None = None,
     from kubernetes import client as k8s
     from kubernetes.config.config_exception import ConfigException
 
-    k8s_config = _config_module()
+    k8s_config = config_module()
 
     path = kubeconfig_path(kubeconfig)
     if not path.is_file():
@@ -95,7 +95,7 @@ def context_namespace(kubeconfig: str | os.PathLike[str] | None = None,
                       context: str | None = None) -> str:
     """The namespace of ``context`` (default: the current one), else ``default``; call
     after :func:`connect` has vetted the kubeconfig and context."""
-    contexts, current = _config_module().list_kube_config_contexts(
+    contexts, current = config_module().list_kube_config_contexts(
         config_file=str(kubeconfig_path(kubeconfig)))
     chosen = context or (current or {}).get("name")
     for entry in contexts or ():
@@ -135,7 +135,7 @@ def request(api_client: Any, method: str, path: str, *, body: Any = None,
     return Answer(response.status, decoded, _warnings(response.headers))
 
 
-def _config_module() -> Any:
+def config_module() -> Any:
     """``kubernetes.config`` (its loaders are untyped)."""
     from kubernetes import config
 

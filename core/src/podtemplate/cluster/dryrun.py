@@ -14,7 +14,8 @@ from typing import Any
 
 from .connect import Answer, request, status_error
 
-__all__ = ["FIELD_MANAGER", "Cause", "Verdict", "dry_run", "resource_path"]
+__all__ = ["FIELD_MANAGER", "Cause", "Verdict", "answer_verdict", "dry_run", "rbac_refusal",
+           "resource_path"]
 
 FIELD_MANAGER = "podtemplate"
 _RESOURCES: weakref.WeakKeyDictionary[Any, dict[str, dict[str, tuple[str, bool]] | None]] = (
@@ -108,12 +109,13 @@ def dry_run(api_client: Any, manifest: Mapping[str, Any], *,
                          content_type="application/apply-patch+yaml")
     else:
         answer = request(api_client, "POST", collection, body=manifest, query=query)
-    if answer.status == 401 or (answer.status == 403 and _unauthorized(answer)):
+    if answer.status == 401 or (answer.status == 403 and rbac_refusal(answer)):
         raise status_error(answer, f"{'apply' if name else 'create'} {collection}")
-    return _verdict(answer, manifest)  # 403 from admission (a missing ServiceAccount) is a verdict
+    # a 403 from admission (a missing ServiceAccount) is a verdict on the manifest
+    return answer_verdict(answer, manifest)
 
 
-def _unauthorized(answer: Answer) -> bool:
+def rbac_refusal(answer: Answer) -> bool:
     """Whether a 403 is RBAC's (the user may not) rather than an admission plugin's."""
     message = answer.body.get("message") if isinstance(answer.body, Mapping) else None
     return bool(_RBAC.search(str(message or "")))
@@ -157,7 +159,7 @@ def _item_index(selector: str, items: Any) -> int | None:
     return None
 
 
-def _verdict(answer: Answer, manifest: Mapping[str, Any]) -> Verdict:
+def answer_verdict(answer: Answer, manifest: Mapping[str, Any]) -> Verdict:
     body = answer.body if isinstance(answer.body, Mapping) else {}
     if answer.ok:
         return Verdict(True, answer.status, warnings=answer.warnings, object=body)

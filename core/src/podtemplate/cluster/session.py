@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import ClusterError
 from .connect import (
-    _config_module,
+    config_module,
     connect,
     context_namespace,
     kubeconfig_path,
@@ -46,7 +46,7 @@ def open_cluster(kubeconfig: str | os.PathLike[str] | None = None,
 
     configuration = k8s.Configuration()
     try:
-        _config_module().load_incluster_config(client_configuration=configuration)
+        config_module().load_incluster_config(client_configuration=configuration)
     except (ConfigException, OSError) as error:
         raise ClusterError(f"in-cluster configuration cannot be read: {error}",
                            fix="mount the pod's service account token "
