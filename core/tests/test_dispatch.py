@@ -278,3 +278,23 @@ def test_a_plugin_named_by_its_class_is_registered_as_one_instance() -> None:
     manager = build_plugin_manager(load_entry_points=False)
     manager.load("gamma", f"{__name__}:Gamma")
     assert isinstance(manager.get_plugin("gamma"), Gamma)
+
+
+class Misnamed(Gamma):
+    task_type = TaskType(name="epsilon", distribution="test-epsilon")
+
+
+def test_an_entry_point_is_imported_on_first_use_and_must_name_its_task_type() -> None:
+    from importlib.metadata import EntryPoint
+
+    from podtemplate import PluginError
+
+    manager = build_plugin_manager(load_entry_points=False)
+    manager.installed["gamma"] = EntryPoint("gamma", f"{__name__}:Gamma", "podtemplate")
+    manager.installed["delta"] = EntryPoint("delta", f"{__name__}:Misnamed", "podtemplate")
+    assert manager.installed_names() == {"python", "gamma", "delta"}
+    assert manager.get_plugin("gamma") is None
+    assert manager.task_type("gamma") is Gamma.task_type
+    assert isinstance(manager.get_plugin("gamma"), Gamma)
+    with pytest.raises(PluginError, match=r"names .*:Misnamed, which declares no task type 'delta'"):
+        manager.task_type("delta")

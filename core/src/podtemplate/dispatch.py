@@ -75,14 +75,20 @@ class PluginInfo:
 
 class PluginManager(pluggy.PluginManager):
     """pluggy's plugin manager for the podtemplate hook spec, knowing each installed task
-    type and the plugin that declared it (:meth:`index_task_types`, once every plugin is
-    registered)."""
+    type and the plugin that declared it (:meth:`index_task_types`).
+
+    A task type installed by an entry point that names a class is imported on first use
+    (:meth:`task_type`): until then only its entry point is known (:attr:`installed`),
+    so a render imports the plugins of its own tasks' types and no other; what needs
+    every type (:func:`task_types`) loads them all."""
 
     def __init__(self) -> None:
         super().__init__(hookspecs.PROJECT)
         self.add_hookspecs(hookspecs)
         self.task_types: dict[str, TaskType] = {}
         self.owners: dict[str, object] = {}  # task type name -> the plugin declaring it
+        # Task types installed and not imported yet: their entry points, by name.
+        self.installed: dict[str, metadata.EntryPoint] = {}
         self._callers: dict[tuple[str, str], pluggy.HookCaller] = {}
         self.distributions: dict[str, metadata.Distribution] = {}  # plugin name -> its dist
 
@@ -98,11 +104,47 @@ class PluginManager(pluggy.PluginManager):
             self.distributions[name] = dist
 
     def load_entry_points(self) -> None:
-        """Load every plugin installed under the ``podtemplate`` entry-point group, but a
-        blocked one or one whose name is taken."""
+        """Know every plugin installed under the ``podtemplate`` entry-point group, but a
+        blocked one or one whose name is taken: one that names a class is a task type of
+        the entry point's name, imported on first use; one that names a module (a
+        policy, a store, a task type in the older form) is imported now."""
         for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
-            if self.get_plugin(point.name) is None and not self.is_blocked(point.name):
+            if self.get_plugin(point.name) is not None or self.is_blocked(point.name):
+                continue
+            if point.attr:
+                self.installed.setdefault(point.name, point)
+            else:
                 self.load(point.name, point, point.dist)
+
+    def task_type(self, name: str) -> TaskType | None:
+        """The task type ``name``, its plugin imported now if it was not; None when no
+        installed plugin provides it."""
+        if name not in self.task_types and name in self.installed:
+            self._load_task_type(name)
+        return self.task_types.get(name)
+
+    def installed_names(self) -> set[str]:
+        """The name of every installed task type, no plugin imported."""
+        return {*self.task_types, *self.installed}
+
+    def load_all(self) -> Mapping[str, TaskType]:
+        """Every installed task type, each plugin imported (listing, coverage, checking a
+        custom resource of any kind)."""
+        for name in list(self.installed):
+            self._load_task_type(name)
+        return self.task_types
+
+    def _load_task_type(self, name: str) -> None:
+        point = self.installed.pop(name)
+        self.load(name, point, point.dist)
+        self.index_task_types()
+        if name not in self.task_types:
+            dist = point.dist.metadata["Name"] if point.dist else "its distribution"
+            raise PluginError(
+                f"the entry point {name!r} of {dist} names {point.value}, which declares no "
+                f"task type {name!r}",
+                fix="name the entry point after the task type its class declares, or name "
+                "a module for a plugin that declares no task type")
 
     def index_task_types(self) -> None:
         """Ask every plugin for its task types; two plugins declaring one name fail."""
@@ -164,13 +206,14 @@ def ours(manager: pluggy.PluginManager) -> PluginManager:
 
 
 def task_types(manager: pluggy.PluginManager) -> Mapping[str, TaskType]:
-    """Installed task types by name."""
-    return ours(manager).task_types
+    """Every installed task type by name (each plugin imported)."""
+    return ours(manager).load_all()
 
 
 def plugin_infos(manager: pluggy.PluginManager) -> list[PluginInfo]:
     """What is installed: each plugin's distribution, version and task types."""
     manager = ours(manager)
+    manager.load_all()
     infos = []
     for name, plugin in sorted(manager.list_name_plugin(), key=lambda item: item[0]):
         dist = manager.distributions.get(name)
@@ -188,13 +231,12 @@ def plugin_infos(manager: pluggy.PluginManager) -> list[PluginInfo]:
 def require_task_type(manager: pluggy.PluginManager, task: Task) -> TaskType:
     """The task's type; an error naming the distribution to install when it is absent, or
     the config class to pass when the task's config is not the type's."""
-    try:
-        task_type = task_types(manager)[task.task_type]
-    except KeyError:
+    task_type = ours(manager).task_type(task.task_type)
+    if task_type is None:
         raise MissingPluginError(
             f"task type {task.task_type!r} is not installed",
             fix=f"pip install podtemplate-{task.task_type}",
-            task=task.name) from None
+            task=task.name)
     if task_type.config is not None and task.task_config is not None:
         config_of(task, task_type.config)
     return task_type
@@ -235,7 +277,7 @@ def make_sample_task(manager: pluggy.PluginManager, task_type: str, *,
     """The sample task of ``task_type``, made by its plugin (for the conformance kit and
     ``podtemplate coverage``)."""
     manager = ours(manager)
-    if task_type not in manager.task_types:
+    if manager.task_type(task_type) is None:
         raise MissingPluginError(f"task type {task_type!r} is not installed",
                                  fix=f"pip install podtemplate-{task_type}")
     hook = manager.hook_for("podtemplate_make_sample_task", task_type)

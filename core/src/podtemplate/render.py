@@ -16,8 +16,8 @@ from .dispatch import (
     build_plugin_manager,
     check_manifest,
     define_roles,
+    ours,
     require_task_type,
-    task_types,
 )
 from .errors import (
     ApiRuleError,
@@ -69,7 +69,9 @@ def make_context(*, platform: Platform | str | Path | None = None,
         override = PodTemplate.from_yaml(Path(override))
     manager = plugin_manager or build_plugin_manager()
     # taskTypes checked now, before any task renders; sections naming no type warn.
-    settings, unknown = validate_task_type_settings(platform, task_types(manager))
+    types = ours(manager)
+    settings, unknown = validate_task_type_settings(platform, types.task_type,
+                                                    types.installed_names())
     context = RenderContext(platform=platform, plugin_manager=manager,
                             override=override, inputs=dict(inputs or {}),
                             provenance=provenance, check_crds=check_crds,

@@ -2,14 +2,15 @@
 
 Core checks only the section's shape (a mapping per task type name, see
 :class:`~podtemplate.Platform`); each installed task type that declares a settings model
-(:attr:`TaskType.settings`) validates its own mapping, unknown keys included. A section
+(:attr:`TaskType.settings`) validates its own mapping, unknown keys included, when the
+render starts; a type without a section gets its model's defaults at its first task. A section
 for a task type that is not installed is not an error (one platform.yaml serves clusters
 with different plugins installed) but a warning, so a misspelled name does not go unseen.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -18,26 +19,55 @@ from .errors import PlatformConfigError
 from .model.roles import TaskType
 from .platform import Platform
 
-__all__ = ["validate_task_type_settings"]
+__all__ = ["TaskTypeSettings", "validate_task_type_settings"]
 
 
-def validate_task_type_settings(platform: Platform, types: Mapping[str, TaskType]
-                                ) -> tuple[dict[str, BaseModel], list[str]]:
-    """Every installed task type's settings (its model's defaults when platform.yaml has no
-    section for it), and a warning per section naming no installed task type."""
-    settings: dict[str, BaseModel] = {}
-    for name, task_type in types.items():
-        given = platform.task_types.get(name)
-        if task_type.settings is None:
-            if given:
-                raise PlatformConfigError(
-                    f"task type {name!r} takes no settings", field=f"taskTypes.{name}",
-                    fix=f"remove taskTypes.{name}", file=platform.source)
-            continue
-        settings[name] = _validate(task_type.settings, given or {}, name, platform.source)
-    unknown = sorted(set(platform.task_types) - set(types))
+class TaskTypeSettings(Mapping[str, BaseModel]):
+    """Each task type's settings, validated by its own model when first asked for: the
+    types platform.yaml has a section for when the render starts, any other at its first
+    task (its model's defaults), so a render imports no plugin it does not use. Holds the
+    settings validated so far."""
+
+    def __init__(self, platform: Platform, lookup: Callable[[str], TaskType | None]) -> None:
+        self._platform = platform
+        self._lookup = lookup
+        self._validated: dict[str, BaseModel] = {}
+
+    def __getitem__(self, name: str) -> BaseModel:
+        found = self._validated.get(name)
+        if found is None:
+            task_type = self._lookup(name)
+            given = self._platform.task_types.get(name)
+            if task_type is None or task_type.settings is None:
+                if task_type is not None and given:
+                    raise PlatformConfigError(
+                        f"task type {name!r} takes no settings", field=f"taskTypes.{name}",
+                        fix=f"remove taskTypes.{name}", file=self._platform.source)
+                raise KeyError(name)
+            found = self._validated[name] = _validate(task_type.settings, given or {}, name,
+                                                      self._platform.source)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._validated)
+
+    def __len__(self) -> int:
+        return len(self._validated)
+
+
+def validate_task_type_settings(platform: Platform, lookup: Callable[[str], TaskType | None],
+                                installed: Collection[str]
+                                ) -> tuple[TaskTypeSettings, list[str]]:
+    """The task types' settings, every section of platform.yaml naming an installed type
+    validated now (``lookup`` imports its plugin), and a warning per section naming no
+    installed task type."""
+    settings = TaskTypeSettings(platform, lookup)
+    for name in platform.task_types:
+        if name in installed:
+            settings.get(name)
+    unknown = sorted(set(platform.task_types) - set(installed))
     warnings = [f"taskTypes.{name}: no installed task type is named {name!r}; its settings "
-                f"are not used (installed: {', '.join(sorted(types))})" for name in unknown]
+                f"are not used (installed: {', '.join(sorted(installed))})" for name in unknown]
     return settings, warnings
 
 
