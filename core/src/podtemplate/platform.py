@@ -35,7 +35,7 @@ CLUSTER = "cluster"
 
 
 class DefaultResources(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     requests: dict[str, str] = Field(default_factory=dict)
     limits: dict[str, str] = Field(default_factory=dict)
@@ -51,7 +51,8 @@ class DefaultResources(BaseModel):
 class Platform(CompiledModel):
     """The admin's configuration. Unknown keys are errors; CLI flags override fields."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True,
+                              defer_build=True)
 
     @guarded
     def __init__(self, **data: Any) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, Self, TypeVar
 
-from pydantic import BaseModel, PrivateAttr
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 __all__ = ["CompiledModel", "compiled_value"]
 
@@ -24,7 +24,10 @@ def compiled_value(store: dict[Hashable, Any], key: Hashable, make: Callable[[],
 
 class CompiledModel(BaseModel):
     """A frozen pydantic model that keeps what core compiles from it; a copy compiles
-    afresh (its values may differ)."""
+    afresh (its values may differ). Its validator is built when first used, not at import
+    (``defer_build``, inherited by every subclass: the config models of plugins too)."""
+
+    model_config = ConfigDict(defer_build=True)
 
     _compiled: dict[Hashable, Any] = PrivateAttr(default_factory=dict)
 

@@ -66,7 +66,7 @@ class Resources(BaseModel):
         Resources(cpu="4", memory="16Gi", gpu=1, extra={"example.com/fpga": "1"})
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     cpu: str | None = None
     memory: str | None = None
@@ -366,7 +366,8 @@ class ConfigModel(CompiledModel):
     """Base of every task and role config: frozen, unknown keywords rejected, and invalid
     values raised as :class:`DefinitionError` naming the class and field."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True,
+                              defer_build=True)
 
     # The longest object name the operator accepts: a derived name longer than this is
     # cut (with a hash) to fit, so a long task name still renders.

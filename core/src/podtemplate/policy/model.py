@@ -27,7 +27,8 @@ class Policy(BaseModel):
     - ``maxResources``: a ceiling on each container's requests and limits.
     """
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True,
+                              defer_build=True)
 
     pod_security: PodSecurityLevel = Field(default="privileged", alias="podSecurity")
     enforce: dict[str, Any] = Field(default_factory=dict)
