@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import sys
@@ -25,6 +24,8 @@ def executor_command(module: str, attribute: str, inputs: Mapping[str, Any] | No
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import argparse  # here: a render imports this module for executor_command only
+
     parser = argparse.ArgumentParser(prog="podtemplate.executor",
                                      description="Run a podtemplate task function.")
     parser.add_argument("--module", required=True)

@@ -40,7 +40,6 @@ from .platform import Platform, load_platform
 from .policy import Violation, raise_violations
 from .policy.judge import judge_role
 from .resolve.pod import resolve_pod
-from .schemas.resources import check_rendered
 from .task_settings import validate_task_type_settings
 
 __all__ = ["render", "render_all", "iter_render", "render_task", "make_context",
@@ -121,8 +120,11 @@ def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
             check_final_pods(task.name, {pod.role: pod.pod}, known)  # the API server's rules
         except ApiRuleError as error:
             raise _with_resource_layers(error, task, roles, pod.role, context) from None
-    if context.check_crds:
-        check_rendered(task, require_task_type(context.plugin_manager, task), roles,
+    task_type = require_task_type(context.plugin_manager, task)
+    if context.check_crds and task_type.crds:  # a task type with no CRD imports no CRD code
+        from .schemas.resources import check_rendered
+
+        check_rendered(task, task_type, roles,
                        manifests, context,
                        changes={id(pod.pod): pod.changes for pod in built if pod.placed})
     emitted = {pod.role: pod.pod for pod in reversed(built)}  # each role's first

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import traceback
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
@@ -44,6 +43,8 @@ def clean_errors(command: F) -> F:
         except Exception as failure:
             error = as_our_error(failure)
             if _debug():
+                import traceback
+
                 traceback.print_exception(failure, file=sys.stderr)
             for line in error.lines():  # one per problem (every policy violation)
                 click.echo(f"error: {line}", err=True)

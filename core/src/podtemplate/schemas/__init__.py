@@ -1,10 +1,23 @@
 """Schemas podtemplate ships and checks against: the Kubernetes pod schema (package data
-of core) and the CRDs each task type declares (package data of its plugin)."""
+of core) and the CRDs each task type declares (package data of its plugin).
+
+Each name is imported on first use (PEP 562): a render of pods alone reads the pod schema
+(``source``) and imports no CRD code."""
 
 from __future__ import annotations
 
-from .crd import Crd, CrdProblem, load_crd, render_path, shipped_crd, validate_custom_resource
-from .source import SchemaSource, builtin_schema_source, load_schema_source
+import importlib as _importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .crd import Crd, CrdProblem, load_crd, render_path, shipped_crd, validate_custom_resource
+    from .source import SchemaSource, builtin_schema_source, load_schema_source
+
+_EXPORTS = {
+    **dict.fromkeys(("Crd", "CrdProblem", "load_crd", "render_path", "shipped_crd",
+                     "validate_custom_resource"), ".crd"),
+    **dict.fromkeys(("SchemaSource", "builtin_schema_source", "load_schema_source"), ".source"),
+}
 
 __all__ = [
     "Crd",
@@ -17,3 +30,11 @@ __all__ = [
     "shipped_crd",
     "validate_custom_resource",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(_EXPORTS[name], __name__), name)
+    globals()[name] = value
+    return value
