@@ -26,6 +26,7 @@ from typing import ClassVar
 import pytest
 
 from ..conformance.declarations import declaration_findings
+from ..conformance.duplicates import duplicate_findings
 from ..conformance.kit import Kit, SampleTaskFactory
 from ..conformance.pod_checks import (
     crd_findings,
@@ -130,7 +131,7 @@ class ConformanceSuite:
         _fail_on(shape_findings(conformance, "primary"), "primary container problem(s)")
 
     def test_no_duplicate_keys(self, conformance: Kit) -> None:
-        _fail_on(shape_findings(conformance, "duplicate-key"), "duplicate key(s)")
+        _fail_on(duplicate_findings(conformance), "duplicate key(s)")
 
     def test_labels_on_every_pod(self, conformance: Kit) -> None:
         _fail_on(shape_findings(conformance, "labels"), "missing system label(s)")
