@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import PodTemplateError
+from ..errors import InvalidPodSpecError, PodTemplateError
+from ..model.podspec import DUPLICATE_KEY
 from ..model.roles import RoleSpec
 from ..model.templates import PodTemplate
 from .oracle import ExpectedLayer
@@ -74,6 +75,8 @@ def duplicate_findings(kit: Kit) -> list[Finding]:
     renders: list[tuple[str, Rendered]] = [("baseline", kit.baseline)]
     renders += [(layer, rendered) for layer, _, rendered in kit.renders()]
     collision = _collision_render(kit)
+    if isinstance(collision, Finding):
+        return [collision]
     if collision is not None:
         renders.append(("task", collision))
     for layer, rendered in renders:
@@ -158,7 +161,10 @@ def collision_template(kit: Kit) -> PodTemplate | None:
         return None
 
 
-def _collision_render(kit: Kit) -> Rendered | None:
+def _collision_render(kit: Kit) -> Rendered | Finding | None:
+    """The sample task under the collision template; a finding when core refuses the pod
+    it gives for a key held twice; None when there is nothing to collide with, or the
+    plugin refuses the user's value itself (fine: it says so)."""
     template = collision_template(kit)
     if template is None:
         return None
@@ -167,4 +173,18 @@ def _collision_render(kit: Kit) -> Rendered | None:
     except PodTemplateError:
         return None
     rendered = kit.render(task)
-    return None if rendered.error is not None else rendered  # refusing a key is fine
+    failure = rendered.failure
+    if isinstance(failure, InvalidPodSpecError) and failure.message == DUPLICATE_KEY:
+        keys = ", ".join(_keys_of(template))
+        return Finding("duplicate-key", kit.plugin, f"a task template (layer 2) setting the "
+                       f"plugin's own {keys}, as a user may, makes the render fail: "
+                       f"{rendered.error}; {BUILD} adds its item beside the user's instead "
+                       "of merging into it", role=failure.role, field=failure.field,
+                       layer=BUILD)
+    return None if rendered.error is not None else rendered
+
+
+def _keys_of(template: PodTemplate) -> list[str]:
+    return [f"{where.rsplit('.', 1)[-1]}[{','.join(key)}]"
+            for where, _, key in keyed_items({"spec": template.pod_spec})
+            if key != ("primary",)]

@@ -30,7 +30,7 @@ from ..dispatch import build_plugin_manager, define_roles, make_sample_task, tas
 from ..errors import PluginError, PodTemplateError
 from ..hookspecs import hookimpl
 from ..manifest import ROLE_LABEL, role_label_value
-from ..model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType
+from ..model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType, applies
 from ..model.task import Task
 from ..model.templates import PodTemplate, Role
 from ..platform import Platform
@@ -47,7 +47,7 @@ from .oracle import (
 )
 from .pod_checks import pruned_fields
 from .probe import PRIMARY, Probe, ProbeField, default_probe, top_path
-from .results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome, Result
+from .results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome, Result, native_path
 
 __all__ = ["Kit", "Finding", "Outcome", "Rendered", "RolePod", "LAYERS", "LAYER_NAMES",
            "NATIVE", "SampleTaskFactory"]
@@ -77,6 +77,7 @@ class Rendered:
     ideal: dict[str, dict[str, Any] | None] = field(default_factory=dict)
     layers: dict[str, list[ExpectedLayer]] = field(default_factory=dict)
     error: str | None = None
+    failure: PodTemplateError | None = None  # the error behind ``error``
 
 
 class ProbeStore:
@@ -98,15 +99,6 @@ class ProbeStore:
 
 def store_name(variant: int) -> str:
     return f"podtemplate-probe-{variant}"
-
-
-def native_path(decl: FieldDecl) -> str | None:
-    """The manifest path of a ``native:`` declaration (``native: spec.driver.serviceAccount
-    (why...)`` -> ``spec.driver.serviceAccount``), else None."""
-    if not decl.reason.startswith(NATIVE):
-        return None
-    words = decl.reason[len(NATIVE):].split()
-    return words[0] if words else None
 
 
 class Kit:
@@ -230,7 +222,7 @@ class Kit:
             manifests = render_task(task, context)
             roles = define_roles(task, context)
         except PodTemplateError as error:
-            return Rendered(task=task, error=str(error))
+            return Rendered(task=task, error=str(error), failure=error)
         rendered = Rendered(task=task, manifests=manifests, roles=roles)
         cluster = self.store.templates.get(task.pod_template_name or "")
         for role in roles:
@@ -364,19 +356,19 @@ class Kit:
     def _judge(self, layer: str, rendered: Rendered, role: RoleSpec, probe_field: ProbeField,
                pruned: Mapping[tuple[str, str], str]) -> Outcome:
         path, shown = probe_field.path, probe_field.label
-        decl = role.declared(path)
+        located = rendered.pods.get(role.name)
+        decl = role.declared(path, *((located.pod, located.primary) if located else ()))
         if decl is not None and native_path(decl) is None:
             kind: Result = "owned" if decl in role.owned else "unsupported"
-            return Outcome(role.name, shown, layer, kind, decl.reason)
-        located = rendered.pods.get(role.name)
+            return Outcome(role.name, shown, layer, kind, _reason(decl))
         if located is None:
             return Outcome(role.name, shown, layer, "lost",
                            f"no pod found at template_path {role.template_path!r} in any "
                            "manifest of the task")
-        expected, consumed = self._expected(rendered, role, probe_field, located.primary)
+        expected, consumed = self._expected(rendered, role, probe_field, located)
         if expected is MISSING and consumed is not None:  # the probed part is declared
             kind = "owned" if consumed in role.owned else "unsupported"
-            return Outcome(role.name, shown, layer, kind, f"{consumed.path}: {consumed.reason}")
+            return Outcome(role.name, shown, layer, kind, f"{consumed.path}: {_reason(consumed)}")
         if expected is MISSING:
             return Outcome(role.name, shown, layer, "untestable",
                            _why_untestable(layer, role, path))
@@ -404,14 +396,15 @@ class Kit:
         return plain is not None and actual == field_value(plain.pod, path, plain.primary)
 
     def _expected(self, rendered: Rendered, role: RoleSpec, probe_field: ProbeField,
-                  primary: str) -> tuple[Any, FieldDecl | None]:
+                  located: RolePod) -> tuple[Any, FieldDecl | None]:
         """The part of the probe value the role must deliver, and the declaration that
         took the last of it when declared sub-fields leave nothing."""
         ideal = rendered.ideal.get(role.name)
-        resolved = (field_value(ideal, probe_field.path, primary) if ideal is not None
+        resolved = (field_value(ideal, probe_field.path, located.primary) if ideal is not None
                     else probe_field.value)
         expected = overlap(probe_field.value, resolved)
-        for decl, subpath in sub_declarations(role, probe_field.path):
+        for decl, subpath in sub_declarations(role, probe_field.path, located.pod,
+                                              located.primary):
             if expected is not MISSING:
                 expected = without(expected, subpath)
                 if expected is MISSING:
@@ -448,15 +441,16 @@ class Kit:
                         "(a probe template changed); hooks must copy what they change")]
 
 
-def sub_declarations(role: RoleSpec, path: str) -> list[tuple[FieldDecl, str]]:
+def sub_declarations(role: RoleSpec, path: str, pod: Mapping[str, Any] | None = None,
+                     primary: str = PRIMARY) -> list[tuple[FieldDecl, str]]:
     """Declared parts of the field ``path``, relative to it: ``resources.claims`` for a
     declaration ``spec.containers[*].resources.claims`` and the field
-    ``spec.containers[x].resources``."""
+    ``spec.containers[x].resources``; with ``pod``, only those whose condition holds."""
     item = re.search(r"\[([^\]]+)\]", path)
     parts = []
     for decl in (*role.owned, *role.unsupported):
         concrete = decl.path.replace("[*]", f"[{item.group(1)}]") if item else decl.path
-        if concrete.startswith(path + "."):
+        if concrete.startswith(path + ".") and applies(decl, pod, primary):
             parts.append((decl, concrete[len(path) + 1:]))
     return parts
 
@@ -474,6 +468,10 @@ def _judge_native(role: RoleSpec, path: str, layer: str, decl: FieldDecl, locate
     return Outcome(role.name, path, layer, "lost",
                    f"declared {decl.reason!r}, but {target} holds {_short(found)}, not "
                    f"{_short(expected)}")
+
+
+def _reason(decl: FieldDecl) -> str:
+    return f"{decl.reason} ({decl.when})" if decl.when is not None else decl.reason
 
 
 def _why_untestable(layer: str, role: RoleSpec, path: str) -> str:

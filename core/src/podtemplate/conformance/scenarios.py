@@ -204,7 +204,7 @@ def _compare(kit: Kit, rendered: Rendered, placed: _Placed, role: RoleSpec,
     primary = primary_name(placed.task, role)
     findings = []
     for path, pick in fields.items():
-        if role.declared(path) is not None:
+        if role.declared(path, located.pod, located.primary) is not None:
             continue
         chosen = pick or (lambda value: value)
         expected = chosen(field_value(ideal, path, primary))
