@@ -22,6 +22,7 @@ from podtemplate import (
     RoleSpec,
     Task,
     TaskType,
+    WhenField,
     hookimpl,
     object_metadata,
     pod_manifest,
@@ -423,6 +424,29 @@ def test_a_render_that_fails_loses_every_field_of_that_layer() -> None:
 ])
 def test_declared_paths_cover_their_fields(declared: str, path: str, expected: bool) -> None:
     assert covers(declared, path) is expected
+
+
+HOST_DNS = FieldDecl("spec.dnsPolicy", "the operator's", when=WhenField("spec.hostNetwork", True))
+
+
+@pytest.mark.parametrize(("pod", "declared"), [
+    ({"spec": {"hostNetwork": True}}, True),
+    ({"spec": {"hostNetwork": False}}, False),
+    ({"spec": {"hostNetwork": "true"}}, False),  # the value, and its type
+    ({"spec": {}}, False),
+    (None, True),  # no pod to judge by: counts as a plain declaration
+])
+def test_a_conditional_declaration_holds_where_its_condition_does(
+        pod: dict[str, Any] | None, declared: bool) -> None:
+    role = RoleSpec(name="r", template_path="", owned=(HOST_DNS,))
+    assert (role.declared("spec.dnsPolicy", pod) is HOST_DNS) is declared
+
+
+def test_a_condition_reads_the_primary_container_by_its_name() -> None:
+    when = WhenField("spec.containers[primary].stdin", True)
+    pod = {"spec": {"containers": [{"name": "side"}, {"name": "main", "stdin": True}]}}
+    assert when.holds(pod, "main") and not when.holds(pod, "side")
+    assert str(when) == "when spec.containers[primary].stdin is true"
 
 
 def test_importing_the_kit_has_no_side_effects() -> None:
