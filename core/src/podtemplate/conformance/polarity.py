@@ -11,9 +11,11 @@ labelled with its value, ``spec.automountServiceAccountToken=false``):
 - zero, the empty string and the empty list for every number, text and plain list the
   main probe sets outside keyed lists.
 
-A value goes in only where the API server's pod rules in core accept it (a zero
-``activeDeadlineSeconds`` is refused, and reported in ``Probe.not_probed``); values that
-cannot share a pod go into further variants, found by trying.
+A value goes in only where core's API-server pod rules accept it, field names checked
+against the shipped pod schema (a zero ``activeDeadlineSeconds`` is refused, and reported
+in ``Probe.not_probed``); values that cannot share a pod go into further variants, found
+by trying. An empty string or list is no value to the API server (its Go types omit
+it), so the kit also accepts a pod holding what the plain sample task's pod holds there.
 """
 
 from __future__ import annotations
