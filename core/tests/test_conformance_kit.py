@@ -27,6 +27,7 @@ from podtemplate import (
     object_metadata,
     pod_manifest,
 )
+from podtemplate.conformance.duplicates import duplicate_findings
 from podtemplate.conformance.pod_checks import crd_findings, crd_missing_reason, shape_findings
 from podtemplate.errors import DefinitionError
 from podtemplate.model.roles import covers
@@ -219,6 +220,9 @@ def test_duplicated_env_var_is_reported() -> None:
         assert part in error, error
     _, findings = kit.probe_layer("task")
     assert findings and {f.check for f in findings} == {"render"}
+    [duplicate] = [f for f in duplicate_findings(kit) if f.layer == "baseline"]
+    assert duplicate.check == "duplicate-key" and duplicate.role == "leader"
+    assert duplicate.field == "spec.containers[0].env[SAMPLE]", duplicate
 
 
 def test_a_label_the_api_server_refuses_is_reported() -> None:
@@ -232,6 +236,9 @@ def test_a_label_the_api_server_refuses_is_reported() -> None:
         assert part in error, error
     _, findings = kit.probe_layer("task")
     assert findings and {f.check for f in findings} == {"render"}
+    [duplicate] = [f for f in duplicate_findings(kit) if f.layer == "baseline"]
+    assert duplicate.check == "duplicate-key" and duplicate.role == "leader"
+    assert duplicate.field == "spec.containers[0].env[SAMPLE]", duplicate
 
 
 def test_label_syntax_problems_names_the_refused_label() -> None:

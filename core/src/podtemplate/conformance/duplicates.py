@@ -80,10 +80,23 @@ def duplicate_findings(kit: Kit) -> list[Finding]:
     if collision is not None:
         renders.append(("task", collision))
     for layer, rendered in renders:
+        refused = _refused(kit, rendered, layer)
+        if refused is not None:
+            found.setdefault(f"{refused.role} {refused.field}", refused)
         for role in rendered.roles:
             for finding in _duplicates(kit, rendered, role, layer):
                 found.setdefault(f"{finding.role} {finding.field}", finding)
     return list(found.values())
+
+
+def _refused(kit: Kit, rendered: Rendered, layer: str) -> Finding | None:
+    """Core's own check of the emitted pods refusing a key held twice, as a finding."""
+    failure = rendered.failure
+    if not isinstance(failure, InvalidPodSpecError) or failure.message != DUPLICATE_KEY:
+        return None
+    return Finding("duplicate-key", kit.plugin, f"the render fails: {rendered.error}; {BUILD} "
+                   "adds an item whose key the pod already holds", role=failure.role,
+                   field=failure.field, layer=layer)
 
 
 def _duplicates(kit: Kit, rendered: Rendered, role: RoleSpec, layer: str) -> list[Finding]:
