@@ -236,9 +236,6 @@ def test_a_label_the_api_server_refuses_is_reported() -> None:
         assert part in error, error
     _, findings = kit.probe_layer("task")
     assert findings and {f.check for f in findings} == {"render"}
-    [duplicate] = [f for f in duplicate_findings(kit) if f.layer == "baseline"]
-    assert duplicate.check == "duplicate-key" and duplicate.role == "leader"
-    assert duplicate.field == "spec.containers[0].env[SAMPLE]", duplicate
 
 
 def test_label_syntax_problems_names_the_refused_label() -> None:
