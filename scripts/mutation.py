@@ -71,7 +71,7 @@ MUTATIONS = (
              ' if k != "initContainers"}}',
              "every template layer loses its initContainers"),
     Mutation("override-skipped", "core/src",
-             '("run override", _run_override_layer),', "",
+             "    RUN_OVERRIDE: _run_override_layer,\n", "",
              "the run override (--override) is skipped"),
     Mutation("primary-not-first", "core/src",
              'if containers[0]["name"] != primary:', "if False:",
