@@ -28,6 +28,7 @@ from podtemplate import (
     pod_manifest,
 )
 from podtemplate.conformance.duplicates import duplicate_findings
+from podtemplate.conformance.oracle import config_at, filled_in, role_config_paths
 from podtemplate.conformance.pod_checks import crd_findings, crd_missing_reason, shape_findings
 from podtemplate.errors import DefinitionError
 from podtemplate.model.roles import covers
@@ -428,6 +429,27 @@ def test_a_render_that_fails_loses_every_field_of_that_layer() -> None:
 ])
 def test_declared_paths_cover_their_fields(declared: str, path: str, expected: bool) -> None:
     assert covers(declared, path) is expected
+
+
+def test_a_role_is_read_where_the_user_wrote_it() -> None:
+    marker = PodTemplate({"nodeSelector": {"role": "w"}}, "primary")
+    config = _Groups(groups=(Role(), Role(pod_template=marker, image="user:1")))
+    paths = role_config_paths(config, {"w": marker})
+    assert paths == {"w": ("groups", 1)}
+    assert config_at(config, paths["w"]) is config.groups[1]
+    assert config_at(_Groups(), paths["w"]) is None
+
+
+def test_a_plugin_may_fill_in_a_setting_but_not_drop_one() -> None:
+    user = Role(image="user:1")
+    filled = filled_in(user, Role(env={"A": "1"}))
+    assert filled is not None and (filled.image, filled.env) == ("user:1", {"A": "1"})
+    assert filled_in(user, Role()) is user  # the plugin's empty Role changes nothing
+    assert filled_in(user, Role(image="plugin:1")) is user  # the user's value stays
+
+
+class _Groups(ConfigModel):
+    groups: tuple[Role, ...] = ()
 
 
 HOST_DNS = FieldDecl("spec.dnsPolicy", "the operator's", when=WhenField("spec.hostNetwork", True))
