@@ -5,8 +5,9 @@
   address, a generated command) is declared with a reason starting ``runtime:``; the
   matrix shows it as such, and the plugin may leave it out or remove it. Such a
   declaration that exempts a probed field must be founded: the operator layer sets or
-  removes the field, or the operator's CRD names it beside the role's pod template (in
-  a description there); a field the build merely drops is lost, whatever the reason says.
+  removes the field, a ``native:`` declaration maps it, or the operator's CRD names it
+  beside the role's pod template (in a description there); a field the build merely
+  drops is lost, whatever the reason says.
 - ``native: <path>``: the CRD must keep ``<path>`` (the probe checks the value is there).
 - A conditional declaration (``FieldDecl(when=WhenField(...))``) is checked as above
   where its condition holds in the plain sample task's pod.
@@ -177,6 +178,8 @@ def _runtime(kit: Kit, role: RoleSpec, decl: FieldDecl, crd: Crd | None,
     operator = role.container_name or "primary"
     if declared_value(role.operator_layer, decl.path, operator) is not MISSING:
         return []  # the operator layer sets it or removes it
+    if any(native_path(other) and covers(other.path, decl.path) for other in role.owned):
+        return []  # the plugin maps it to the operator's own field
     name = _PART.findall(decl.path)[-1][0]
     parent = role.template_path.rpartition(".")[0]
     if crd is not None and parent and name in _descriptions(_crd_node(schema, parent)):

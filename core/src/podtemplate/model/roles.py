@@ -75,8 +75,8 @@ class FieldDecl:
     - ``native: <manifest path> ...``: the operator reads the value at that path of its
       own resource instead; the value must be there, and the CRD must keep the path;
     - ``runtime: ...``: the operator fills the field in when it creates the pod; where
-      that exempts a whole probed field, the operator layer must set or remove it, or
-      the CRD beside the role's pod template must name it;
+      that exempts a whole probed field, the operator layer must set or remove it, a
+      ``native:`` declaration map it, or the CRD beside the role's pod template name it;
     - ``lost with <path>: ...`` (``unsupported``): the CRD prunes ``<path>``, and the API
       server then refuses this field.
 
