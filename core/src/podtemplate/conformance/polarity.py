@@ -111,25 +111,36 @@ def _at(value: Any, rest: str) -> Any:
     return value
 
 
-def place(values: Sequence[PolarityValue], refused: Callable[[Sequence[PolarityValue]],
-                                                             str | None]
-          ) -> tuple[list[list[PolarityValue]], dict[str, str]]:
-    """Values grouped into as few pods as the API server accepts (first fit), and why
-    each value refused alone is not probed (keyed by its label)."""
-    groups: list[list[PolarityValue]] = []
+def place(values: Sequence[PolarityValue],
+          refused: Callable[[int, Sequence[PolarityValue]], str | None],
+          taken: Mapping[int, Sequence[str]], first_new: int
+          ) -> tuple[dict[int, list[PolarityValue]], dict[str, str]]:
+    """Values grouped into as few pods as the API server accepts (first fit): first into
+    the existing variants of ``taken`` (variant -> the paths it holds), then into new ones
+    from ``first_new``; and why each value refused alone is not probed (by its label).
+    ``refused(variant, values)``: why that variant with ``values`` added is refused."""
+    groups: dict[int, list[PolarityValue]] = {variant: [] for variant in taken}
     not_probed: dict[str, str] = {}
     for item in values:
-        alone = refused([item])
+        alone = refused(-1, [item])  # a variant that holds nothing else
         if alone is not None:
             not_probed[label(*item)] = f"the API server's pod rules refuse it: {alone}"
             continue
-        for group in groups:  # one value per path and pod: both polarities need two
-            if all(path != item[0] for path, _ in group) and refused([*group, item]) is None:
+        for variant, group in groups.items():  # one value per field and pod
+            paths = [*taken.get(variant, ()), *(path for path, _ in group)]
+            if not any(_overlaps(item[0], path) for path in paths) and refused(
+                    variant, [*group, item]) is None:
                 group.append(item)
                 break
         else:
-            groups.append([item])
-    return groups, not_probed
+            groups[first_new + len(groups) - len(taken)] = [item]
+    return {variant: group for variant, group in groups.items() if group}, not_probed
+
+
+def _overlaps(one: str, other: str) -> bool:
+    """Whether two field paths name the same field, or one lies in the other."""
+    return one == other or one.startswith((other + ".", other + "[")) or other.startswith(
+        (one + ".", one + "["))
 
 
 def label(path: str, value: Any) -> str:

@@ -289,13 +289,13 @@ def top_path(path: str) -> str:
     return ".".join(path.split(".")[:2])
 
 
-def _refused(fields: list[ProbeField], variant: int) -> Callable[[Sequence[PolarityValue]],
-                                                                 str | None]:
-    """Why the API server's pod rules refuse a template holding ``values``, or None."""
+def _refused(fields: list[ProbeField]) -> Callable[[int, Sequence[PolarityValue]], str | None]:
+    """Why the API server's pod rules refuse variant ``variant`` of the probe with
+    ``values`` added, or None."""
     from ..errors import PodTemplateError
     from ..model.apiserver import check_pod_template
 
-    def refused(values: Sequence[PolarityValue]) -> str | None:
+    def refused(variant: int, values: Sequence[PolarityValue]) -> str | None:
         trial = [*fields, *(ProbeField(path, value, variant, True) for path, value in values)]
         try:
             template = _assemble(trial, variant)
@@ -312,13 +312,22 @@ def _refused(fields: list[ProbeField], variant: int) -> Callable[[Sequence[Polar
 
 def _second_polarity(source: SchemaSource, fields: list[ProbeField], not_probed: dict[str, str]
                      ) -> list[ProbeField]:
-    """The second-polarity fields (:mod:`.polarity`), in variants after the main ones."""
+    """The second-polarity fields (:mod:`.polarity`): in the variants of the fields kept
+    apart (they hold few) where the pod rules allow, else in variants of their own."""
     first = max(f.variant for f in fields) + 1
     values = polarity_values(source, {f.path: f.value for f in fields})
-    groups, refused = place(values, _refused(fields, first))
+    # A variant of fields kept apart takes no value of a field they are kept apart from
+    # (serviceAccountName "" beside serviceAccount: set together they must agree).
+    partners = {path: {k for m, k, _ in APART if m == path} | {m for m, k, _ in APART
+                                                                 if k == path}
+                for path in {f.path for f in fields}}
+    apart = {variant: [p for f in fields if f.variant == variant
+                       for p in (f.path, *partners[f.path])]
+             for variant in range(1, first)}
+    groups, refused = place(values, _refused(fields), apart, first)
     not_probed.update(refused)
-    return [ProbeField(path, value, first + index, True)
-            for index, group in enumerate(groups) for path, value in group]
+    return [ProbeField(path, value, variant, True)
+            for variant, group in sorted(groups.items()) for path, value in group]
 
 
 def build_probe(source: SchemaSource) -> Probe:
