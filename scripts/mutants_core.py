@@ -247,7 +247,7 @@ CORE_MUTANTS = (
              "                yield from resources.get(kind) or {}",
              "a resource only limited brings no resourceTolerations"),
     _policy("enforce-warns-for-platform-values",
-            'if setter is not None and layer_kind(setter) == "task":',
+            "if setter is not None and setter.kind.authored:",
             "if setter is not None:",
             "the policy warns when it replaces a platform layer's value"),
     # ------------------------------------------------------------------ resolve/pod.py

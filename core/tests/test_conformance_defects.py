@@ -25,6 +25,7 @@ from podtemplate import (
     RoleSpec,
     Task,
     TaskType,
+    WhenField,
     hookimpl,
     object_metadata,
 )
@@ -74,7 +75,12 @@ class Mpi:
 
     def owned(self, role: str) -> tuple[FieldDecl, ...]:
         return (FieldDecl("spec.containers[primary].name",
-                          f"the MPI operator finds the {role} by its container name"),)
+                          f"the MPI operator finds the {role} by its container name"),
+                self.restart_policy(role))
+
+    def restart_policy(self, role: str) -> FieldDecl:
+        return FieldDecl("spec.restartPolicy", f"native: spec.mpiReplicaSpecs."
+                         f"{REPLICA_TYPES[role]}.restartPolicy (the operator sets each pod's)")
 
     def role_config(self, config: MpiConfig, role: str) -> Role | None:
         return getattr(config, role)  # type: ignore[no-any-return]
@@ -98,6 +104,14 @@ class Mpi:
     def pod(self, pod: dict[str, Any]) -> dict[str, Any]:
         return pod
 
+    def replica(self, pod: dict[str, Any], replicas: int) -> dict[str, Any]:
+        """The replica spec: the pod's restartPolicy moves to it (the operator reads it
+        there and overwrites the pod's)."""
+        spec = dict(pod["spec"])
+        policy = spec.pop("restartPolicy", None)
+        replica = {"replicas": replicas, "template": self.pod({**pod, "spec": spec})}
+        return {**replica, "restartPolicy": policy} if policy else replica
+
     @hookimpl
     def podtemplate_build_manifests(self, task: Task, roles: Sequence[RoleSpec],
                                     pods: Mapping[str, dict[str, Any]],
@@ -110,7 +124,7 @@ class Mpi:
         return [{"apiVersion": "kubeflow.org/v2beta1", "kind": "MPIJob",
                  "metadata": object_metadata(task, context),
                  "spec": {"mpiReplicaSpecs": {
-                     kind: {"replicas": replicas[role], "template": self.pod(pods[role])}
+                     kind: self.replica(pods[role], replicas[role])
                      for role, kind in REPLICA_TYPES.items()}}}]
 
 
@@ -157,6 +171,104 @@ class PrimaryLast(Mpi):
         return pod
 
 
+class StripsRoleSettings(Mpi):
+    """Rebuilds each role's config from its template and replicas: the role's own image,
+    env and requests/limits are gone, and so is what RoleSpec.role says of them."""
+
+    def role_config(self, config: MpiConfig, role: str) -> Role | None:
+        given = getattr(config, role)
+        return Role(pod_template=given.pod_template, replicas=given.replicas)
+
+
+def _without_false(mapping: dict[str, Any], key: str) -> dict[str, Any]:
+    """``mapping`` without ``key`` when it is false: a build that writes ``if value:``."""
+    return {k: v for k, v in mapping.items() if k != key or v}
+
+
+class DropsFalseAutomount(Mpi):
+    """Copies automountServiceAccountToken only when it is true."""
+
+    def pod(self, pod: dict[str, Any]) -> dict[str, Any]:
+        return {**pod, "spec": _without_false(pod["spec"], "automountServiceAccountToken")}
+
+
+class DropsFalseEscalation(Mpi):
+    """Copies a container's allowPrivilegeEscalation only when it is true."""
+
+    def pod(self, pod: dict[str, Any]) -> dict[str, Any]:
+        containers = [{**c, "securityContext": _without_false(
+            c["securityContext"], "allowPrivilegeEscalation")} if "securityContext" in c else c
+            for c in pod["spec"]["containers"]]
+        return {**pod, "spec": {**pod["spec"], "containers": containers}}
+
+
+class HidesDropAsRuntime(Mpi):
+    """Drops spec.affinity in its build, declared ``runtime:`` as if the operator set it."""
+
+    def pod(self, pod: dict[str, Any]) -> dict[str, Any]:
+        return {**pod, "spec": {k: v for k, v in pod["spec"].items() if k != "affinity"}}
+
+    def owned(self, role: str) -> tuple[FieldDecl, ...]:
+        return (*super().owned(role),
+                FieldDecl("spec.affinity", "runtime: the MPI operator places the pods"))
+
+
+class NativeNowhere(Mpi):
+    """Declares schedulerName native at a path the MPIJob CRD does not have."""
+
+    def owned(self, role: str) -> tuple[FieldDecl, ...]:
+        return (*super().owned(role), FieldDecl(
+            "spec.schedulerName", "native: spec.runPolicy.schedulingPolicy.scheduler"))
+
+
+MCA_ENV = "OMPI_MCA_orte_keep_fqdn_hostnames"
+
+
+class AppendsOwnEnv(Mpi):
+    """Appends its own env var to the primary container, whatever the user's layers hold."""
+
+    def pod(self, pod: dict[str, Any]) -> dict[str, Any]:
+        primary, *rest = pod["spec"]["containers"]
+        primary = {**primary, "env": [*primary.get("env", []),
+                                      {"name": MCA_ENV, "value": "true"}]}
+        return {**pod, "spec": {**pod["spec"], "containers": [primary, *rest]}}
+
+
+class RestartPolicyOnPods(Mpi):
+    """Leaves restartPolicy on the pods, undeclared: the operator overwrites it there."""
+
+    def replica(self, pod: dict[str, Any], replicas: int) -> dict[str, Any]:
+        return {"replicas": replicas, "template": self.pod(pod)}
+
+    def owned(self, role: str) -> tuple[FieldDecl, ...]:
+        return super().owned(role)[:1]
+
+
+HOST_NETWORK_DNS = "ClusterFirstWithHostNet"
+
+
+class HostNetworkDns(Mpi):
+    """Writes dnsPolicy ClusterFirstWithHostNet on a host-network pod, as the operator
+    would, declared for those pods only."""
+
+    def pod(self, pod: dict[str, Any]) -> dict[str, Any]:
+        if pod["spec"].get("hostNetwork") is not True:
+            return pod
+        return {**pod, "spec": {**pod["spec"], "dnsPolicy": HOST_NETWORK_DNS}}
+
+    def owned(self, role: str) -> tuple[FieldDecl, ...]:
+        return (*super().owned(role), FieldDecl(
+            "spec.dnsPolicy", "the operator's DNS policy for a pod in the host network",
+            when=WhenField("spec.hostNetwork", True)))
+
+
+class DnsAlways(HostNetworkDns):
+    """Writes that dnsPolicy on every pod, with the same conditional declaration."""
+
+    def pod(self, pod: dict[str, Any]) -> dict[str, Any]:
+        return {**pod, "spec": {**pod["spec"], "dnsPolicy": HOST_NETWORK_DNS}}
+
+
 class NoCrd(Mpi):
     """Names a CRD that is not there."""
 
@@ -168,6 +280,7 @@ def mpi_crd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A structural MPIJob CRD shipped by a package of its own (the kit prunes by it)."""
     template = {"type": "object", "x-kubernetes-preserve-unknown-fields": True}
     replica = {"type": "object", "properties": {"replicas": {"type": "integer"},
+                                                "restartPolicy": {"type": "string"},
                                                 "template": template}}
     schema = {"type": "object", "properties": {"spec": {"type": "object", "properties": {
         "mpiReplicaSpecs": {"type": "object", "additionalProperties": replica}}}}}
@@ -186,11 +299,12 @@ def findings_of(plugin: Mpi) -> list[Finding]:
     return every_finding(Kit("mpi", extra_plugins=[plugin]))
 
 
-def assert_caught(findings: list[Finding], check: str, field: str, layer: str) -> None:
+def assert_caught(findings: list[Finding], check: str, field: str, layer: str | None) -> None:
     """A finding of ``check`` whose message names the task type, a role, ``field`` and
-    ``layer``."""
+    ``layer`` (None: a declaration's finding, which concerns no one layer)."""
     matching = [str(f) for f in findings if f.check == check and "task type 'mpi'" in str(f)
-                and "role '" in str(f) and field in str(f) and f"layer {layer}" in str(f)]
+                and "role '" in str(f) and field in str(f)
+                and (layer is None or f"layer {layer}" in str(f))]
     assert matching, "\n".join(map(str, findings)) or "the kit found nothing"
 
 
@@ -205,10 +319,38 @@ def test_the_example_task_type_passes_the_kit() -> None:
      "task and role settings (layers 3, 6)"),
     (OwnsAffinity(), "declaration", "spec.affinity", "operator layer (layer 7)"),
     (PrimaryLast(), "primary", "spec.containers[0].name", "task template (layer 2)"),
+    (StripsRoleSettings(), "roles", "spec.containers[primary].image",
+     "task and role settings (layers 3, 6)"),
+    (DropsFalseAutomount(), "probe", "spec.automountServiceAccountToken=false",
+     "task template (layer 2)"),
+    (DropsFalseEscalation(), "probe",
+     "spec.containers[primary].securityContext.allowPrivilegeEscalation=false",
+     "task template (layer 2)"),
+    (HidesDropAsRuntime(), "declaration", "spec.affinity", "operator layer (layer 7)"),
+    (NativeNowhere(), "declaration", "spec.schedulerName", None),
+    (AppendsOwnEnv(), "duplicate-key", f"env[{MCA_ENV}]",
+     "the plugin's build (podtemplate_build_manifests)"),
+    (RestartPolicyOnPods(), "placement", "spec.restartPolicy", None),
+    (DnsAlways(), "declaration", "spec.dnsPolicy", "task template (layer 2)"),
 ], ids=lambda value: type(value).__name__ if isinstance(value, Mpi) else None)
 def test_the_kit_catches_a_plugin_defect(plugin: Mpi, check: str, field: str,
                                          layer: str) -> None:
     assert_caught(findings_of(plugin), check, field, layer)
+
+
+def test_a_stripped_role_is_told_by_the_setting_it_lost() -> None:
+    lost = [f for f in findings_of(StripsRoleSettings()) if f.check == "roles"]
+    assert {f.field for f in lost} >= {"spec.containers[primary].image",
+                                       "spec.containers[primary].env"}, lost
+
+
+def test_a_duplicate_names_the_users_layer_and_the_build() -> None:
+    found = [f for f in findings_of(AppendsOwnEnv()) if f.check == "duplicate-key"]
+    assert found and all("task template (layer 2)" in f.message for f in found), found
+
+
+def test_conditional_ownership_is_honoured() -> None:
+    assert findings_of(HostNetworkDns()) == []
 
 
 def test_without_its_crd_the_task_type_is_unverified() -> None:

@@ -22,10 +22,13 @@ from podtemplate import (
     RoleSpec,
     Task,
     TaskType,
+    WhenField,
     hookimpl,
     object_metadata,
     pod_manifest,
 )
+from podtemplate.conformance.duplicates import duplicate_findings
+from podtemplate.conformance.oracle import config_at, filled_in, role_config_paths
 from podtemplate.conformance.pod_checks import crd_findings, crd_missing_reason, shape_findings
 from podtemplate.errors import DefinitionError
 from podtemplate.model.roles import covers
@@ -218,6 +221,9 @@ def test_duplicated_env_var_is_reported() -> None:
         assert part in error, error
     _, findings = kit.probe_layer("task")
     assert findings and {f.check for f in findings} == {"render"}
+    [duplicate] = [f for f in duplicate_findings(kit) if f.layer == "baseline"]
+    assert duplicate.check == "duplicate-key" and duplicate.role == "leader"
+    assert duplicate.field == "spec.containers[0].env[SAMPLE]", duplicate
 
 
 def test_a_label_the_api_server_refuses_is_reported() -> None:
@@ -423,6 +429,50 @@ def test_a_render_that_fails_loses_every_field_of_that_layer() -> None:
 ])
 def test_declared_paths_cover_their_fields(declared: str, path: str, expected: bool) -> None:
     assert covers(declared, path) is expected
+
+
+def test_a_role_is_read_where_the_user_wrote_it() -> None:
+    marker = PodTemplate({"nodeSelector": {"role": "w"}}, "primary")
+    config = _Groups(groups=(Role(), Role(pod_template=marker, image="user:1")))
+    paths = role_config_paths(config, {"w": marker})
+    assert paths == {"w": ("groups", 1)}
+    assert config_at(config, paths["w"]) is config.groups[1]
+    assert config_at(_Groups(), paths["w"]) is None
+
+
+def test_a_plugin_may_fill_in_a_setting_but_not_drop_one() -> None:
+    user = Role(image="user:1")
+    filled = filled_in(user, Role(env={"A": "1"}))
+    assert filled is not None and (filled.image, filled.env) == ("user:1", {"A": "1"})
+    assert filled_in(user, Role()) is user  # the plugin's empty Role changes nothing
+    assert filled_in(user, Role(image="plugin:1")) is user  # the user's value stays
+
+
+class _Groups(ConfigModel):
+    groups: tuple[Role, ...] = ()
+
+
+HOST_DNS = FieldDecl("spec.dnsPolicy", "the operator's", when=WhenField("spec.hostNetwork", True))
+
+
+@pytest.mark.parametrize(("pod", "declared"), [
+    ({"spec": {"hostNetwork": True}}, True),
+    ({"spec": {"hostNetwork": False}}, False),
+    ({"spec": {"hostNetwork": "true"}}, False),  # the value, and its type
+    ({"spec": {}}, False),
+    (None, True),  # no pod to judge by: counts as a plain declaration
+])
+def test_a_conditional_declaration_holds_where_its_condition_does(
+        pod: dict[str, Any] | None, declared: bool) -> None:
+    role = RoleSpec(name="r", template_path="", owned=(HOST_DNS,))
+    assert (role.declared("spec.dnsPolicy", pod) is HOST_DNS) is declared
+
+
+def test_a_condition_reads_the_primary_container_by_its_name() -> None:
+    when = WhenField("spec.containers[primary].stdin", True)
+    pod = {"spec": {"containers": [{"name": "side"}, {"name": "main", "stdin": True}]}}
+    assert when.holds(pod, "main") and not when.holds(pod, "side")
+    assert str(when) == "when spec.containers[primary].stdin is true"
 
 
 def test_importing_the_kit_has_no_side_effects() -> None:

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from podtemplate import ApiRuleError, check_pod_template
 from podtemplate.conformance import _probe_values
-from podtemplate.conformance.probe import INIT, PRIMARY, SIDECAR
+from podtemplate.conformance.polarity import boolean_leaves
+from podtemplate.conformance.probe import INIT, PRIMARY, SIDECAR, top_path
 from podtemplate.schemas.source import (
     CONTAINER,
     POD_SPEC,
@@ -149,7 +150,7 @@ def test_every_variant_validates_strictly_as_a_pod_template() -> None:
 
 def test_fields_that_clash_are_in_different_variants() -> None:
     probe = default_probe()
-    variant = {f.path: f.variant for f in probe.fields}
+    variant = {f.path: f.variant for f in probe.fields if not f.polarity}
     assert len(probe.templates) >= 2
     for moved, kept, _ in _probe_values.APART:
         assert variant[moved] != variant[kept], (moved, kept)
@@ -157,14 +158,67 @@ def test_fields_that_clash_are_in_different_variants() -> None:
 
 
 def test_numbers_and_generated_texts_are_unique() -> None:
-    probe = default_probe()
-    numbers = Counter(v for f in probe.fields for v in leaves(f.value)
+    probe = default_probe()  # the main probe's: the second polarity's are 0, "" and []
+    main = [f for f in probe.fields if not f.polarity]
+    numbers = Counter(v for f in main for v in leaves(f.value)
                       if isinstance(v, int) and not isinstance(v, bool))
     assert numbers and max(numbers.values()) == 1, numbers.most_common(3)
-    texts = Counter(v for f in probe.fields for v in leaves(f.value)
+    texts = Counter(v for f in main for v in leaves(f.value)
                     if isinstance(v, str) and v.startswith("probe-"))
     shared = {_probe_values.VOLUME, _probe_values.BLOCK_VOLUME, _probe_values.CLAIM}
     assert {t for t, n in texts.items() if n > 1} <= shared
+
+
+# ------------------------------------------------------------------ the second polarity
+
+
+def test_every_boolean_is_probed_in_both_polarities() -> None:
+    source = builtin_schema_source()
+    probe = build_probe(source)
+    main = {f.path: f.value for f in probe.fields if not f.polarity}
+    for leaf in boolean_leaves(source, list(main)):
+        top = top_path(leaf) if leaf.count(".") > 1 else leaf
+        given = main[top] if leaf == top else _leaf(main[top], leaf[len(top) + 1:])
+        for polarity in (True, False):
+            name = f"{leaf}={json.dumps(polarity)}"
+            assert given is polarity or name in probe.paths or name in probe.not_probed, name
+
+
+def _leaf(value: Any, dotted: str) -> Any:
+    for key in dotted.split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+@pytest.mark.parametrize("label", [
+    "spec.automountServiceAccountToken=false",
+    f"spec.containers[{PRIMARY}].securityContext.allowPrivilegeEscalation=false",
+    f"spec.containers[{PRIMARY}].securityContext.privileged=true",
+    f"spec.containers[{PRIMARY}].securityContext.privileged=false",
+    "spec.terminationGracePeriodSeconds=0",
+    "spec.dnsConfig.nameservers=[]",
+    f"spec.containers[{PRIMARY}].args=[]",
+    f"spec.containers[{PRIMARY}].workingDir=\"\"",
+])
+def test_the_second_polarity_sets_false_zero_and_empty_values(label: str) -> None:
+    assert label in default_probe().paths
+
+
+def test_values_the_api_server_refuses_are_not_probed_and_say_why() -> None:
+    not_probed = default_probe().not_probed
+    assert "between 1 and" in not_probed["spec.activeDeadlineSeconds=0"]
+    assert "image" in not_probed[f"spec.containers[{PRIMARY}].image=\"\""]
+
+
+def test_second_polarity_templates_pass_the_api_server_rules() -> None:
+    probe = default_probe()
+    for variant in sorted({f.variant for f in probe.fields if f.polarity}):
+        template = probe.templates[variant]
+        containers = [{**c, "image": c.get("image", "busybox")}
+                      for c in template.pod_spec.get("containers", [])]
+        spec = {**template.pod_spec, "containers": containers or [
+            {"name": PRIMARY, "image": "busybox"}]}
+        assert check_pod_template({"spec": spec}) == [], variant
 
 
 def test_values_name_the_field_they_probe() -> None:

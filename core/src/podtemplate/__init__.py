@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from .merge.engine import merge
     from .migration import Pod
     from .model.apiserver import ApiProblem, check_pod, check_pod_template
-    from .model.roles import FieldDecl, RoleSpec, TaskType
+    from .model.roles import FieldDecl, RoleSpec, TaskType, WhenField
     from .model.task import Task, task
     from .model.templates import ConfigModel, Int32, PodTemplate, Resources, Role
     from .platform import Platform, load_platform
@@ -90,6 +90,7 @@ _EXPORTS: dict[str, str] = {
     "FieldDecl": ".model.roles",
     "RoleSpec": ".model.roles",
     "TaskType": ".model.roles",
+    "WhenField": ".model.roles",
     "Task": ".model.task",
     "task": ".model.task",
     "ConfigModel": ".model.templates",
@@ -183,6 +184,7 @@ __all__ = [
     "TaskType",
     "TemplateFileError",
     "TemplateNotFoundError",
+    "WhenField",
     "YamlError",
     "build_plugin_manager",
     "explain",

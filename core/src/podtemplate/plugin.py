@@ -64,6 +64,7 @@ from .model.roles import (
     FieldDecl,
     RoleSpec,
     TaskType,
+    WhenField,
     config_of,
     single_pod_role,
 )
@@ -95,6 +96,7 @@ __all__ = [
     "TaskType",
     "RoleSpec",
     "FieldDecl",
+    "WhenField",
     "SCHEDULING_FIELDS",
     "POD_ROLE",
     "single_pod_role",

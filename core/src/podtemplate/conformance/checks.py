@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from .declarations import declaration_findings
+from .duplicates import duplicate_findings
 from .kit import Kit
 from .pod_checks import (
     crd_findings,
@@ -32,6 +33,7 @@ def every_finding(kit: Kit, *, probes: bool = True) -> list[Finding]:
         found += [f for f in kit.probe_layer(layer)[1] if probes or f.check != "probe"]
     found += kit.unproven() if probes else []
     found += crd_findings(kit) + pod_findings(kit) + shape_findings(kit)
+    found += duplicate_findings(kit)
     found += determinism_findings(kit) + kit.inputs_unmutated()
     found += precedence_findings(kit) + role_findings(kit) + declaration_findings(kit)
     return found + unverified_finding(kit)

@@ -59,7 +59,7 @@ def field_value(pod: Mapping[str, Any], path: str, primary: str) -> Any:
     if not isinstance(section, Mapping):
         return MISSING
     if "[" not in rest:
-        return section.get(rest, MISSING)
+        return walk(section, rest)
     list_name, _, tail = rest.partition("[")
     name, _, member = tail.partition("].")
     name = primary if name == PRIMARY else name

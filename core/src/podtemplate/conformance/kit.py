@@ -30,16 +30,24 @@ from ..dispatch import build_plugin_manager, define_roles, make_sample_task, tas
 from ..errors import PluginError, PodTemplateError
 from ..hookspecs import hookimpl
 from ..manifest import ROLE_LABEL, role_label_value
-from ..model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType
+from ..model.roles import SCHEDULING_FIELDS, FieldDecl, RoleSpec, TaskType, applies
 from ..model.task import Task
-from ..model.templates import PodTemplate
+from ..model.templates import PodTemplate, Role
 from ..platform import Platform
 from ..render import make_context, render_task
 from .compare import MISSING, contains, field_value, overlap, walk, without
-from .oracle import expected_layers, expected_pod
+from .oracle import (
+    ConfigPath,
+    ExpectedLayer,
+    config_at,
+    expected_layers,
+    expected_pod,
+    filled_in,
+    role_config_paths,
+)
 from .pod_checks import pruned_fields
-from .probe import PRIMARY, Probe, ProbeField, default_probe
-from .results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome, Result
+from .probe import PRIMARY, Probe, ProbeField, default_probe, top_path
+from .results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome, Result, native_path
 
 __all__ = ["Kit", "Finding", "Outcome", "Rendered", "RolePod", "LAYERS", "LAYER_NAMES",
            "NATIVE", "SampleTaskFactory"]
@@ -67,7 +75,9 @@ class Rendered:
     roles: list[RoleSpec] = field(default_factory=list)
     pods: dict[str, RolePod | None] = field(default_factory=dict)
     ideal: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    layers: dict[str, list[ExpectedLayer]] = field(default_factory=dict)
     error: str | None = None
+    failure: PodTemplateError | None = None  # the error behind ``error``
 
 
 class ProbeStore:
@@ -89,15 +99,6 @@ class ProbeStore:
 
 def store_name(variant: int) -> str:
     return f"podtemplate-probe-{variant}"
-
-
-def native_path(decl: FieldDecl) -> str | None:
-    """The manifest path of a ``native:`` declaration (``native: spec.driver.serviceAccount
-    (why...)`` -> ``spec.driver.serviceAccount``), else None."""
-    if not decl.reason.startswith(NATIVE):
-        return None
-    words = decl.reason[len(NATIVE):].split()
-    return words[0] if words else None
 
 
 class Kit:
@@ -123,6 +124,7 @@ class Kit:
         self._make = make_sample_task or self._from_hook
         self._renders: dict[tuple[str, int], Rendered] = {}
         self._layers: dict[str, tuple[list[Outcome], list[Finding]]] = {}
+        self._paths: dict[tuple[str, ...], dict[str, ConfigPath]] = {}
         self._snapshot = _fingerprint(self.probe.templates)
 
     # ------------------------------------------------------------------ the task type
@@ -182,6 +184,32 @@ class Kit:
     def role_names(self) -> list[str]:
         return [role.name for role in self.baseline.roles]
 
+    def role_paths(self, names: Sequence[str]) -> dict[str, ConfigPath]:
+        """Where the :class:`Role` of each role of ``names`` sits in the task config,
+        found once from a sample task given a marker template per role: what the user
+        wrote for a role is read there, never from the plugin's ``RoleSpec.role``."""
+        key = tuple(names)
+        if key not in self._paths:
+            from .scenarios import role_template
+
+            markers = {name: role_template(name) for name in names}
+            try:
+                task = self.sample_task(role_templates=markers)
+            except PodTemplateError:
+                task = None  # the probe renders report the sample task's error
+            self._paths[key] = {} if task is None else role_config_paths(task.task_config,
+                                                                         markers)
+        return self._paths[key]
+
+    def user_role(self, task: Task, role: RoleSpec, names: Sequence[str] | None = None
+                  ) -> Role | None:
+        """The Role the user gave ``role`` in ``task``'s config, if any, with what the
+        plugin's Role adds to it (:func:`~.oracle.filled_in`); ``names``: the task type's
+        roles, by default the sample task's."""
+        path = self.role_paths(self.role_names if names is None else names).get(role.name)
+        return None if path is None else filled_in(config_at(task.task_config, path),
+                                                     role.role)
+
     # ------------------------------------------------------------------ rendering
 
     def render(self, task: Task, override: PodTemplate | None = None) -> Rendered:
@@ -194,12 +222,15 @@ class Kit:
             manifests = render_task(task, context)
             roles = define_roles(task, context)
         except PodTemplateError as error:
-            return Rendered(task=task, error=str(error))
+            return Rendered(task=task, error=str(error), failure=error)
         rendered = Rendered(task=task, manifests=manifests, roles=roles)
         cluster = self.store.templates.get(task.pod_template_name or "")
         for role in roles:
             rendered.pods[role.name] = self._locate(role, manifests, task)
-            layers = expected_layers(task, role, cluster=cluster, override=override)
+            config = self.user_role(task, role, [r.name for r in roles])
+            layers = expected_layers(task, role, config=config, cluster=cluster,
+                                     override=override)
+            rendered.layers[role.name] = layers
             rendered.ideal[role.name] = expected_pod(layers)
         return rendered
 
@@ -280,7 +311,7 @@ class Kit:
             fields = [f for f in self.probe.fields if f.variant == variant]
             if rendered.error is not None:
                 findings.append(Finding("render", self.plugin, rendered.error, layer=layer))
-                outcomes += [Outcome(role, f.path, layer, "lost", f"render failed: "
+                outcomes += [Outcome(role, f.label, layer, "lost", f"render failed: "
                                      f"{rendered.error}")
                              for role in self.role_names for f in fields]
                 continue
@@ -292,14 +323,14 @@ class Kit:
                         findings.append(Finding("sample", self.plugin, carried,
                                                 role=role.name, layer=layer))
                     why = carried or role.no_role_config or "the role takes no role template"
-                    outcomes += [Outcome(role.name, f.path, layer, "n/a", why) for f in fields]
+                    outcomes += [Outcome(role.name, f.label, layer, "n/a", why) for f in fields]
                     continue
                 for f in fields:
                     outcome = self._judge(layer, rendered, role, f, pruned)
                     outcomes.append(outcome)
                     if outcome.result == "lost":
                         findings.append(Finding("probe", self.plugin, outcome.reason,
-                                                role=role.name, field=f.path, layer=layer))
+                                                role=role.name, field=f.label, layer=layer))
         return outcomes, findings
 
     def _carried(self, layer: str, variant: int, rendered: Rendered,
@@ -314,53 +345,66 @@ class Kit:
         if layer == "task" and task.pod_template != template:
             return "make_sample_task ignored pod_template"
         if layer == "role":
-            if role.role is None:
+            config = self.user_role(task, role)
+            if config is None and role.role is None:
                 return ""
-            if role.role.pod_template != template:
-                return (f"make_sample_task ignored role_templates[{role.name!r}]: the role's "
-                        "pod_template is not the template passed in")
+            if config is None or config.pod_template != template:
+                return (f"make_sample_task ignored role_templates[{role.name!r}]: no Role of "
+                        "the task's config carries the template passed in")
         return None
 
     def _judge(self, layer: str, rendered: Rendered, role: RoleSpec, probe_field: ProbeField,
                pruned: Mapping[tuple[str, str], str]) -> Outcome:
-        path = probe_field.path
-        decl = role.declared(path)
+        path, shown = probe_field.path, probe_field.label
+        located = rendered.pods.get(role.name)
+        decl = role.declared(path, *((located.pod, located.primary) if located else ()))
         if decl is not None and native_path(decl) is None:
             kind: Result = "owned" if decl in role.owned else "unsupported"
-            return Outcome(role.name, path, layer, kind, decl.reason)
-        located = rendered.pods.get(role.name)
+            return Outcome(role.name, shown, layer, kind, _reason(decl))
         if located is None:
-            return Outcome(role.name, path, layer, "lost",
+            return Outcome(role.name, shown, layer, "lost",
                            f"no pod found at template_path {role.template_path!r} in any "
                            "manifest of the task")
-        expected, consumed = self._expected(rendered, role, probe_field, located.primary)
+        expected, consumed = self._expected(rendered, role, probe_field, located)
         if expected is MISSING and consumed is not None:  # the probed part is declared
             kind = "owned" if consumed in role.owned else "unsupported"
-            return Outcome(role.name, path, layer, kind, f"{consumed.path}: {consumed.reason}")
+            return Outcome(role.name, shown, layer, kind, f"{consumed.path}: {_reason(consumed)}")
         if expected is MISSING:
-            return Outcome(role.name, path, layer, "untestable",
+            return Outcome(role.name, shown, layer, "untestable",
                            _why_untestable(layer, role, path))
         if decl is not None:
-            return _judge_native(role, path, layer, decl, located, expected)
-        if (role.name, path) in pruned:
-            return Outcome(role.name, path, layer, "lost", pruned[(role.name, path)])
+            plain = self.baseline.pods.get(role.name)
+            return _judge_native(role, shown, layer, decl, located, expected,
+                                 plain.manifest if plain is not None else None)
+        if (role.name, top_path(path)) in pruned:
+            return Outcome(role.name, shown, layer, "lost",
+                           pruned[(role.name, top_path(path))])
         actual = field_value(located.pod, path, located.primary)
-        if contains(actual, expected):
-            return Outcome(role.name, path, layer, "reached")
+        if contains(actual, expected) or self._as_if_unset(role, path, expected, actual):
+            return Outcome(role.name, shown, layer, "reached")
         where = f"{located.path or 'the manifest'} of manifest #{located.index}"
-        return Outcome(role.name, path, layer, "lost",
+        return Outcome(role.name, shown, layer, "lost",
                        f"probe value did not reach the pod at {where}: expected "
                        f"{_short(expected)}, found {_short(actual)}")
 
+    def _as_if_unset(self, role: RoleSpec, path: str, expected: Any, actual: Any) -> bool:
+        """An empty string or list is no value to the API server (its Go types omit it):
+        a pod holding what the plain sample task's pod holds there is right too."""
+        if expected not in ("", []):
+            return False
+        plain = self.baseline.pods.get(role.name)
+        return plain is not None and actual == field_value(plain.pod, path, plain.primary)
+
     def _expected(self, rendered: Rendered, role: RoleSpec, probe_field: ProbeField,
-                  primary: str) -> tuple[Any, FieldDecl | None]:
+                  located: RolePod) -> tuple[Any, FieldDecl | None]:
         """The part of the probe value the role must deliver, and the declaration that
         took the last of it when declared sub-fields leave nothing."""
         ideal = rendered.ideal.get(role.name)
-        resolved = (field_value(ideal, probe_field.path, primary) if ideal is not None
+        resolved = (field_value(ideal, probe_field.path, located.primary) if ideal is not None
                     else probe_field.value)
         expected = overlap(probe_field.value, resolved)
-        for decl, subpath in sub_declarations(role, probe_field.path):
+        for decl, subpath in sub_declarations(role, probe_field.path, located.pod,
+                                              located.primary):
             if expected is not MISSING:
                 expected = without(expected, subpath)
                 if expected is MISSING:
@@ -397,29 +441,37 @@ class Kit:
                         "(a probe template changed); hooks must copy what they change")]
 
 
-def sub_declarations(role: RoleSpec, path: str) -> list[tuple[FieldDecl, str]]:
+def sub_declarations(role: RoleSpec, path: str, pod: Mapping[str, Any] | None = None,
+                     primary: str = PRIMARY) -> list[tuple[FieldDecl, str]]:
     """Declared parts of the field ``path``, relative to it: ``resources.claims`` for a
     declaration ``spec.containers[*].resources.claims`` and the field
-    ``spec.containers[x].resources``."""
+    ``spec.containers[x].resources``; with ``pod``, only those whose condition holds."""
     item = re.search(r"\[([^\]]+)\]", path)
     parts = []
     for decl in (*role.owned, *role.unsupported):
         concrete = decl.path.replace("[*]", f"[{item.group(1)}]") if item else decl.path
-        if concrete.startswith(path + "."):
+        if concrete.startswith(path + ".") and applies(decl, pod, primary):
             parts.append((decl, concrete[len(path) + 1:]))
     return parts
 
 
 def _judge_native(role: RoleSpec, path: str, layer: str, decl: FieldDecl, located: RolePod,
-                  expected: Any) -> Outcome:
+                  expected: Any, plain: Mapping[str, Any] | None) -> Outcome:
+    """The value at the native path; an empty one may also leave what the plain sample
+    task's manifest (``plain``) holds there (see :meth:`Kit._as_if_unset`)."""
     target = native_path(decl)
     assert target is not None
     found = walk(located.manifest, target)
-    if contains(found, expected):
+    unset = expected in ("", []) and plain is not None and found == walk(plain, target)
+    if contains(found, expected) or unset:
         return Outcome(role.name, path, layer, "native", decl.reason)
     return Outcome(role.name, path, layer, "lost",
                    f"declared {decl.reason!r}, but {target} holds {_short(found)}, not "
                    f"{_short(expected)}")
+
+
+def _reason(decl: FieldDecl) -> str:
+    return f"{decl.reason} ({decl.when})" if decl.when is not None else decl.reason
 
 
 def _why_untestable(layer: str, role: RoleSpec, path: str) -> str:

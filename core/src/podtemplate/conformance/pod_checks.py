@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidNameError
 from ..manifest import DEFAULT_CONTAINER_ANNOTATION, SYSTEM_LABELS, role_label_value
-from ..merge.engine import duplicate_keys
 from ..model.apiserver import check_pod, check_pod_template
 from ..model.names import check_label_key, check_label_value
 from ..schemas.crd import Crd, CrdProblem, validate_custom_resource
@@ -166,8 +165,8 @@ def pod_findings(kit: Kit) -> list[Finding]:
 def shape_findings(kit: Kit, check: str | None = None) -> list[Finding]:
     """Shape problems of every role pod, on the plain sample task and on the one carrying
     the task-layer probe: ``primary`` (primary container first, with the operator's name,
-    named by the default-container annotation; a role pod missing), ``duplicate-key`` (a
-    keyed list holding a key twice) and ``labels`` (system labels). ``check`` selects one."""
+    named by the default-container annotation; a role pod missing) and ``labels`` (system
+    labels). ``check`` selects one. Duplicate keys: :mod:`.duplicates`."""
     found: list[Finding] = []
     for layer, rendered in (("baseline", kit.baseline), ("task", kit.layer_render("task", 0))):
         if rendered.error is not None:
@@ -208,8 +207,6 @@ def _shape(kit: Kit, role: str, located: RolePod | None, rendered: Rendered,
                                  f"{value!r}", f"metadata.labels.{key}"))
     problems += [fail("labels", problem, f"metadata.labels.{key}")
                  for key, problem in label_syntax_problems(labels)]
-    for duplicate in duplicate_keys(pod, root=""):
-        problems.append(fail("duplicate-key", "a keyed list holds this key twice", duplicate))
     return problems
 
 

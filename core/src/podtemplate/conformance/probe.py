@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import count
 from typing import Any
@@ -23,9 +23,11 @@ from typing import Any
 from ..model.templates import PodTemplate
 from ..schemas.source import CONTAINER, POD_SPEC, Schema, SchemaSource, load_schema_source
 from ._probe_values import APART, DEFINITION_HINTS, FIELD_HINTS, NOT_PROBED, Spot
+from .polarity import PolarityValue, place, polarity_values
+from .polarity import label as polarity_label
 
-__all__ = ["Probe", "ProbeField", "build_probe", "default_probe", "PRIMARY", "SIDECAR", "INIT",
-           "LABEL", "ANNOTATION"]
+__all__ = ["Probe", "ProbeField", "build_probe", "default_probe", "top_path", "PRIMARY",
+           "SIDECAR", "INIT", "LABEL", "ANNOTATION"]
 
 PRIMARY = "primary"
 SIDECAR = "probe-sidecar"
@@ -47,11 +49,20 @@ _PROSE_ENUM = re.compile(r"valid values|one of|possible values|possible enum|sup
 @dataclass(frozen=True)
 class ProbeField:
     """One probed field: its path relative to the PodTemplateSpec (the primary container
-    named ``[primary]``), its value and the probe variant that carries it."""
+    named ``[primary]``; a second-polarity field names the leaf it sets,
+    ``spec.securityContext.runAsNonRoot``), its value and the probe variant that carries
+    it. ``polarity``: one of the values the main probe does not try (:mod:`.polarity`)."""
 
     path: str
     value: Any
     variant: int
+    polarity: bool = False
+
+    @property
+    def label(self) -> str:
+        """The field as outcomes and findings name it: its path, with the value for a
+        second-polarity field (``spec.hostNetwork=false``)."""
+        return polarity_label(self.path, self.value) if self.polarity else self.path
 
 
 @dataclass(frozen=True, eq=False)
@@ -79,7 +90,8 @@ class Probe:
 
     @property
     def paths(self) -> list[str]:
-        return [f.path for f in self.fields]
+        """The label of every field (:attr:`ProbeField.label`), in probe order."""
+        return [f.label for f in self.fields]
 
 
 def short(name: str) -> str:
@@ -246,17 +258,76 @@ def _assemble(fields: list[ProbeField], variant: int) -> PodTemplate:
             list_name, rest = f.path.removeprefix("spec.").split("[", 1)
             name, member = rest.split("].", 1)
             slot = containers.setdefault((list_name, name), {"name": name})
-            slot[member] = f.value
+            _put(slot, member, f.value)
             if name != PRIMARY:  # every sidecar/init container of a pod needs an image
                 slot.setdefault("image", image[f"spec.{list_name}[{name}].image"])
         else:
-            spec[f.path.removeprefix("spec.")] = f.value
+            _put(spec, f.path.removeprefix("spec."), f.value)
     # The sidecar before the primary container: the primary must still come first in the
     # role's pod (operators read containers[0]).
     for (list_name, _), container in sorted(containers.items(), key=lambda i: i[0][1] == PRIMARY):
         spec.setdefault(list_name, []).append(container)
     return PodTemplate(spec, PRIMARY, labels=labels, annotations=annotations,
                        source=f"probe variant {variant}")
+
+
+def _put(target: dict[str, Any], dotted: str, value: Any) -> None:
+    """``target[a][b] = value`` for ``a.b``, keeping what ``target[a]`` holds."""
+    *parents, last = dotted.split(".")
+    for key in parents:
+        target = target.setdefault(key, {})
+    target[last] = value
+
+
+def top_path(path: str) -> str:
+    """The probe field a leaf path lies in: ``spec.securityContext.runAsNonRoot`` ->
+    ``spec.securityContext``; ``spec.containers[x].securityContext.privileged`` ->
+    ``spec.containers[x].securityContext``."""
+    head, bracket, rest = path.partition("]")
+    if bracket:
+        return head + "]." + rest.lstrip(".").split(".", 1)[0]
+    return ".".join(path.split(".")[:2])
+
+
+def _refused(fields: list[ProbeField]) -> Callable[[int, Sequence[PolarityValue]], str | None]:
+    """Why the API server's pod rules refuse variant ``variant`` of the probe with
+    ``values`` added, or None."""
+    from ..errors import PodTemplateError
+    from ..model.apiserver import check_pod_template
+
+    def refused(variant: int, values: Sequence[PolarityValue]) -> str | None:
+        trial = [*fields, *(ProbeField(path, value, variant, True) for path, value in values)]
+        try:
+            template = _assemble(trial, variant)
+        except PodTemplateError as error:
+            return error.message
+        spec = dict(template.pod_spec)
+        containers = [dict(c) for c in spec.get("containers") or [{"name": PRIMARY}]]
+        for container in containers:  # the primary's image comes from the task
+            container.setdefault("image", "probe.example/polarity:1")
+        problems = check_pod_template({"spec": {**spec, "containers": containers}})
+        return problems[0].message if problems else None
+    return refused
+
+
+def _second_polarity(source: SchemaSource, fields: list[ProbeField], not_probed: dict[str, str]
+                     ) -> list[ProbeField]:
+    """The second-polarity fields (:mod:`.polarity`): in the variants of the fields kept
+    apart (they hold few) where the pod rules allow, else in variants of their own."""
+    first = max(f.variant for f in fields) + 1
+    values = polarity_values(source, {f.path: f.value for f in fields})
+    # A variant of fields kept apart takes no value of a field they are kept apart from
+    # (serviceAccountName "" beside serviceAccount: set together they must agree).
+    partners = {path: {k for m, k, _ in APART if m == path} | {m for m, k, _ in APART
+                                                                 if k == path}
+                for path in {f.path for f in fields}}
+    apart = {variant: [p for f in fields if f.variant == variant
+                       for p in (f.path, *partners[f.path])]
+             for variant in range(1, first)}
+    groups, refused = place(values, _refused(fields), apart, first)
+    not_probed.update(refused)
+    return [ProbeField(path, value, variant, True)
+            for variant, group in sorted(groups.items()) for path, value in group]
 
 
 def build_probe(source: SchemaSource) -> Probe:
@@ -272,6 +343,7 @@ def build_probe(source: SchemaSource) -> Probe:
             continue
         placed[path] = _variant_of(path, placed)
         fields.append(ProbeField(path, value, placed[path]))
+    fields += _second_polarity(source, fields, not_probed)
     variants = max(f.variant for f in fields) + 1
     apart: dict[str, str] = {}
     for moved in dict.fromkeys(m for m, _, _ in APART if m in placed):

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["LAYERS", "LAYER_NAMES", "NATIVE", "Result", "Finding", "Outcome"]
+from ..model.roles import FieldDecl
+
+__all__ = ["LAYERS", "LAYER_NAMES", "NATIVE", "Result", "Finding", "Outcome", "native_path"]
 
 LAYERS = ("cluster", "task", "override", "role")
 LAYER_NAMES = {
@@ -16,6 +18,17 @@ LAYER_NAMES = {
 }
 _LAYER_TEXT = {**LAYER_NAMES, "baseline": "none (the sample task without a probe)"}
 NATIVE = "native:"
+
+
+def native_path(decl: FieldDecl) -> str | None:
+    """The manifest path of a ``native:`` declaration (``native: spec.driver.serviceAccount
+    (why...)`` -> ``spec.driver.serviceAccount``), else None."""
+    if not decl.reason.startswith(NATIVE):
+        return None
+    words = decl.reason[len(NATIVE):].split()
+    return words[0] if words else None
+
+
 Result = Literal["reached", "lost", "owned", "unsupported", "native", "untestable", "n/a"]
 
 

@@ -27,7 +27,7 @@ from ..model.roles import RoleSpec
 from ..model.task import Task
 from ..model.templates import PodTemplate, Resources, Role
 from .compare import MISSING, field_value, walk
-from .oracle import expected_layers, expected_pod, primary_name
+from .oracle import ExpectedLayer, expected_layers, expected_pod, primary_name
 from .results import LAYER_NAMES, LAYERS, Finding
 
 if TYPE_CHECKING:
@@ -145,9 +145,10 @@ def _place(kit: Kit, templates: Mapping[str, PodTemplate | Mapping[str, PodTempl
                    cluster if isinstance(cluster, PodTemplate) else None)
 
 
-def _expected(placed: _Placed, role: RoleSpec) -> dict[str, Any]:
-    return expected_pod(expected_layers(placed.task, role, cluster=placed.cluster,
-                                        override=placed.override))
+def _layers(kit: Kit, placed: _Placed, role: RoleSpec) -> list[ExpectedLayer]:
+    """The role's layers as the user wrote them (its Role read from the task's config)."""
+    return expected_layers(placed.task, role, config=kit.user_role(placed.task, role),
+                           cluster=placed.cluster, override=placed.override)
 
 
 # ----------------------------------------------------------------------- precedence
@@ -173,7 +174,7 @@ def precedence_findings(kit: Kit) -> list[Finding]:
             findings.append(Finding("precedence", kit.plugin, rendered.error, layer=where))
             continue
         for role in rendered.roles:
-            if "role" in (low, high) and role.role is None:
+            if "role" in (low, high) and kit.user_role(placed.task, role) is None:
                 continue  # a role without a role config: the kit reports it apart
             findings += _compare(kit, rendered, placed, role, PRECEDENCE_FIELDS,
                                  check="precedence", where=where)
@@ -198,13 +199,12 @@ def _compare(kit: Kit, rendered: Rendered, placed: _Placed, role: RoleSpec,
     if located is None:
         return [Finding(check, kit.plugin, f"no pod found at {role.template_path!r}",
                         role=role.name, layer=where)]
-    layers = expected_layers(placed.task, role, cluster=placed.cluster,
-                             override=placed.override)
+    layers = _layers(kit, placed, role)
     ideal = expected_pod(layers)
     primary = primary_name(placed.task, role)
     findings = []
     for path, pick in fields.items():
-        if role.declared(path) is not None:
+        if role.declared(path, located.pod, located.primary) is not None:
             continue
         chosen = pick or (lambda value: value)
         expected = chosen(field_value(ideal, path, primary))
@@ -319,7 +319,7 @@ def _leaks(kit: Kit, rendered: Rendered, placed: _Placed, role: RoleSpec, names:
     located = rendered.pods.get(role.name)
     if located is None:
         return []
-    text, explained = repr(located.pod), repr(_expected(placed, role))
+    text, explained = repr(located.pod), repr(expected_pod(_layers(kit, placed, role)))
     findings = []
     for index, other in enumerate(names):
         marks = [f"probe-role-{_label(other)}'", f"'role {other}'",

@@ -27,7 +27,11 @@ __all__ = [
     "raise_api_problems",
     "check_final_pods",
     "API_RULES_MEMO",
+    "DUPLICATE_KEY",
 ]
+
+# The message of a keyed list holding a key twice (the conformance kit tells it apart).
+DUPLICATE_KEY = "the same key is given twice in one list"
 
 # The render's memo table of parts found valid.
 API_RULES_MEMO = StashKey[dict[Any, Any]]("the API server's rules: parts found valid")
@@ -171,7 +175,7 @@ def check_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
     repeated = duplicate_keys(spec) if duplicates else []
     if repeated:
         raise InvalidPodSpecError(
-            "the same key is given twice in one list",
+            DUPLICATE_KEY,
             fix="give each container, env var, volume, port... once per template",
             field=root + repeated[0][len("spec"):],
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,8 +17,8 @@ if TYPE_CHECKING:
     from .task import Task
 
 
-__all__ = ["FieldDecl", "POD_ROLE", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "config_of",
-           "covers", "single_pod_role"]
+__all__ = ["FieldDecl", "POD_ROLE", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "WhenField",
+           "applies", "config_of", "covers", "single_pod_role"]
 
 # The pod fields a role with ``inherit="scheduling"`` takes from the task's own layers:
 # what it needs to be scheduled where the task may run, and nothing that costs resources.
@@ -31,16 +32,62 @@ SCHEDULING_FIELDS = (
 )
 
 
+_STEP = re.compile(r"([^.\[\]]+)(?:\[([^\]]*)\])?")
+
+
+@dataclass(frozen=True)
+class WhenField:
+    """The condition of a conditional :class:`FieldDecl`: the role's pod holds ``value``
+    at ``path`` (a PodTemplateSpec path, ``[primary]`` for the primary container):
+    ``WhenField("spec.hostNetwork", True)``."""
+
+    path: str
+    value: str | int | bool
+
+    def holds(self, pod: Mapping[str, Any], primary: str = "primary") -> bool:
+        """Whether ``pod`` (a PodTemplateSpec) holds ``value`` at ``path``."""
+        node: Any = pod
+        for name, selector in _STEP.findall(self.path):
+            node = node.get(name) if isinstance(node, Mapping) else None
+            if selector:
+                wanted = primary if selector == "primary" else selector
+                node = next((item for item in node if isinstance(item, Mapping)
+                             and item.get("name") == wanted), None) if isinstance(
+                    node, list) else None
+        return node == self.value and type(node) is type(self.value)
+
+    def __str__(self) -> str:
+        return f"when {self.path} is {json.dumps(self.value)}"
+
+
 @dataclass(frozen=True)
 class FieldDecl:
-    """A pod field a role does not take from templates, and why.
+    """A pod field a role does not take from templates, and why (docs/plugins.md,
+    "Declarations").
 
     ``path`` is relative to the role's PodTemplateSpec, naming the primary container
-    ``[primary]``: ``spec.restartPolicy``, ``spec.containers[primary].ports``.
+    ``[primary]``: ``spec.restartPolicy``, ``spec.containers[primary].ports``; ``[*]``
+    matches every item. ``reason`` says why; its prefix says how the conformance kit
+    checks the declaration:
+
+    - no prefix (``owned``): the operator layer sets the field, and the pod holds that;
+      (``unsupported``): the operator's CRD lacks the field;
+    - ``native: <manifest path> ...``: the operator reads the value at that path of its
+      own resource instead; the value must be there, and the CRD must keep the path;
+    - ``runtime: ...``: the operator fills the field in when it creates the pod; where
+      that exempts a whole probed field, the operator layer must set or remove it, a
+      ``native:`` declaration map it, or the CRD beside the role's pod template name it;
+    - ``lost with <path>: ...`` (``unsupported``): the CRD prunes ``<path>``, and the API
+      server then refuses this field.
+
+    ``when``: the declaration holds only for a pod where that :class:`WhenField` holds
+    (the operator forces ``dnsPolicy`` only when ``hostNetwork`` is true); elsewhere the
+    field must arrive like any other.
     """
 
     path: str
     reason: str
+    when: WhenField | None = None
 
 
 @dataclass(frozen=True)
@@ -89,11 +136,14 @@ class RoleSpec:
     replicas_path: str | None = None
     no_role_config: str | None = None
     config_role: str | None = None
-    def declared(self, path: str) -> FieldDecl | None:
+    def declared(self, path: str, pod: Mapping[str, Any] | None = None,
+                 primary: str = "primary") -> FieldDecl | None:
         """The declaration covering ``path`` (itself or an ancestor), if any. ``[*]`` in a
-        declared path matches any list item: ``spec.containers[*].resizePolicy``."""
+        declared path matches any list item: ``spec.containers[*].resizePolicy``. With
+        ``pod`` (the role's PodTemplateSpec, its primary container named ``primary``), a
+        conditional declaration counts only where its condition holds."""
         for decl in (*self.owned, *self.unsupported):
-            if covers(decl.path, path):
+            if covers(decl.path, path) and applies(decl, pod, primary):
                 return decl
         return None
 
@@ -111,6 +161,11 @@ def single_pod_role(task_kind: str, *, operator_layer: Mapping[str, Any] | None 
                     owned=owned,
                     no_role_config=f"a {task_kind} task is one pod: the task's own template "
                     "and settings are its pod's")
+
+
+def applies(decl: FieldDecl, pod: Mapping[str, Any] | None, primary: str = "primary") -> bool:
+    """Whether ``decl`` holds for ``pod``: always without a condition or a pod."""
+    return decl.when is None or pod is None or decl.when.holds(pod, primary)
 
 
 def covers(declared: str, path: str) -> bool:

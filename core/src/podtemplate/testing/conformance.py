@@ -26,6 +26,7 @@ from typing import ClassVar
 import pytest
 
 from ..conformance.declarations import declaration_findings
+from ..conformance.duplicates import duplicate_findings
 from ..conformance.kit import Kit, SampleTaskFactory
 from ..conformance.pod_checks import (
     crd_findings,
@@ -52,8 +53,9 @@ class ConformanceSuite:
     Set ``extra_plugins`` to register plugin objects that are not installed (tests of the
     kit itself do). Declarations the kit honours, per role (:class:`~podtemplate.RoleSpec`):
     ``owned``/``unsupported`` :class:`~podtemplate.FieldDecl` exempt a field (``[*]`` in a
-    path matches every container); a reason starting ``native: <manifest path>`` says the
-    operator takes the value from that path instead, and the kit checks it is there.
+    path matches every container), and each is checked as its reason's prefix
+    (``native:``, ``runtime:``, ``lost with``) and its ``when`` condition say
+    (:class:`~podtemplate.FieldDecl`; docs/plugins.md, "Declarations").
     """
 
     task_type: ClassVar[str] = ""
@@ -107,8 +109,10 @@ class ConformanceSuite:
         _fail_on(role_findings(conformance), "settings or role failure(s)")
 
     def test_declarations_hold(self, conformance: Kit) -> None:
-        """Owned fields hold what the operator layer sets; unsupported ones are missing
-        from the operator's CRD."""
+        """Owned fields hold what the operator layer sets (``runtime:`` ones are set or
+        removed there, ``native:`` paths are in the CRD); unsupported ones are missing from
+        the operator's CRD; conditional ones arrive where the condition does not hold;
+        fields an operator reads elsewhere (Kubeflow's ``restartPolicy``) are there."""
         _fail_on(declaration_findings(conformance), "unfounded declaration(s)")
 
     def test_every_field_is_proven(self, conformance: Kit) -> None:
@@ -130,7 +134,7 @@ class ConformanceSuite:
         _fail_on(shape_findings(conformance, "primary"), "primary container problem(s)")
 
     def test_no_duplicate_keys(self, conformance: Kit) -> None:
-        _fail_on(shape_findings(conformance, "duplicate-key"), "duplicate key(s)")
+        _fail_on(duplicate_findings(conformance), "duplicate key(s)")
 
     def test_labels_on_every_pod(self, conformance: Kit) -> None:
         _fail_on(shape_findings(conformance, "labels"), "missing system label(s)")

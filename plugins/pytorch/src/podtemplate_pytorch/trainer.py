@@ -141,7 +141,9 @@ def build_trainer(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict
 
 def _restart_policy(pod: Mapping[str, Any], config: PyTorch, task: Task) -> str:
     from_template = pod["spec"].get("restartPolicy")
-    if config.restart_policy is None and from_template not in (None, *_JOB_RESTART_POLICIES):
+    # "" is no value (the API server stores none): the default applies, as with None.
+    if config.restart_policy is None and from_template not in (None, "",
+                                                               *_JOB_RESTART_POLICIES):
         raise DefinitionError(
             f"restartPolicy {from_template!r} is not allowed for the pods of the node job "
             "(a Kubernetes Job accepts OnFailure or Never)", task=task.name, role=NODE,
