@@ -16,8 +16,10 @@ __all__ = ["API_VERSION", "DEFAULT_RESTART_POLICY", "KIND", "add_default_shm", "
 
 API_VERSION = "kubeflow.org/v1"
 KIND = "PyTorchJob"
-# The operator's own default, written out so the rendered job shows what will run.
-DEFAULT_RESTART_POLICY = "OnFailure"
+# A replica's restartPolicy when neither the config nor a template gives one: Never, as
+# Flyte's kfoperators plugins set it (flyteidl's RestartPolicy defaults to
+# RESTART_POLICY_NEVER); the operator's own default would be OnFailure.
+DEFAULT_RESTART_POLICY = "Never"
 
 
 def build_job(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],

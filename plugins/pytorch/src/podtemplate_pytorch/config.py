@@ -134,7 +134,7 @@ class PyTorch(ConfigModel):
     template already mounts something there; ``shm_size="16Gi"`` sizes it (and owns it),
     ``shm_size=False`` leaves /dev/shm alone. ``restart_policy`` is each replica's restart
     policy (``Always``, ``OnFailure``, ``Never`` or the operator's ``ExitCode``); unset, a
-    template's pod ``restartPolicy`` is used, else ``OnFailure``.
+    template's pod ``restartPolicy`` is used, else ``Never`` (as on Flyte).
     """
 
     task_type: ClassVar[str] = "pytorch"
