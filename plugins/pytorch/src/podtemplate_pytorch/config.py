@@ -69,8 +69,11 @@ class Elastic(ConfigModel):
     under ``torchrun``, which reads the rendezvous settings the operator passes in.
 
     ``nproc_per_node`` (processes per pod: a number, ``"auto"``, ``"cpu"`` or ``"gpu"``)
-    becomes ``spec.nprocPerNode``; ``max_restarts`` is torchrun's restart budget.
-    flytekit's ``nnodes=2`` / ``nnodes="1:4"`` is taken for the range, with a warning.
+    becomes ``spec.nprocPerNode``; ``max_restarts`` is torchrun's restart budget;
+    ``rdzv_configs`` (``{"timeout": 900, "join_timeout": 900}``, as flytekit spells them)
+    are the rendezvous settings, ``elasticPolicy.rdzvConf`` (the operator hands them to
+    torchrun as ``--rdzv-conf``). flytekit's ``nnodes=2`` / ``nnodes="1:4"`` is taken for
+    the range, with a warning.
     """
 
     min_replicas: Count
@@ -78,6 +81,7 @@ class Elastic(ConfigModel):
     nproc_per_node: Count | Literal["auto", "cpu", "gpu"] | None = None
     rdzv_backend: Literal["c10d", "etcd", "etcd-v2"] = "c10d"
     max_restarts: NonNegative | None = None
+    rdzv_configs: dict[str, str] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -94,6 +98,29 @@ class Elastic(ConfigModel):
             f"nproc_per_node must be a positive number, 'auto', 'cpu' or 'gpu', got {value!r}",
             field="task_config.elastic.nproc_per_node",
             fix="give the processes per pod, e.g. nproc_per_node=8 or 'gpu' (one per GPU)")
+
+    @field_validator("rdzv_configs", mode="before")
+    @classmethod
+    def _rdzv_configs(cls, value: Any) -> dict[str, str] | None:
+        """Keys and values as torchrun's ``--rdzv-conf key=value,...`` reads them: a number
+        is its text (flytekit's own default is ``{"timeout": 900, "join_timeout": 900}``)."""
+        if value is None:
+            return None
+        field = "task_config.elastic.rdzv_configs"
+        if not isinstance(value, Mapping):
+            raise DefinitionError(f"rdzv_configs must be a dict, got {type(value).__name__}",
+                                  field=field, fix="write rdzv_configs={'timeout': 900}")
+        out: dict[str, str] = {}
+        for key, item in value.items():
+            text = str(item) if type(item) in (int, float, str) else None
+            if not isinstance(key, str) or not key or text is None or any(
+                    mark in f"{key}{text}" for mark in ",="):
+                raise DefinitionError(
+                    f"rdzv_configs entry {key!r}: {item!r} is not a name and a number or "
+                    "text without ',' or '='", field=f"{field}.{key}",
+                    fix="write rdzv_configs={'timeout': 900, 'join_timeout': 900}")
+            out[key] = text
+        return out
 
     @model_validator(mode="after")
     def _min_not_above_max(self) -> Elastic:
@@ -114,6 +141,9 @@ class Elastic(ConfigModel):
                                   "rdzvBackend": self.rdzv_backend}
         if self.max_restarts is not None:
             policy["maxRestarts"] = self.max_restarts
+        if self.rdzv_configs:
+            policy["rdzvConf"] = [{"key": key, "value": value}
+                                  for key, value in self.rdzv_configs.items()]
         return policy
 
 

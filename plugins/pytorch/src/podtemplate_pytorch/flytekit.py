@@ -3,8 +3,9 @@ each with a one-time warning naming ours: ``Worker(...)``/``Master(...)`` are ro
 ``restart_policy`` the job's), ``RestartPolicy``/``CleanPodPolicy`` members are the
 operator's strings, ``PyTorch(num_workers=N)`` is ``worker=Role(replicas=N)``,
 ``PyTorch(increase_shared_mem=False)`` is ``shm_size=False``; ``Elastic``'s ``nnodes=2`` or
-``nnodes="1:4"`` is the worker range ``min_replicas``/``max_replicas``. The arguments of
-flytekit's own in-process launcher are refused with what to write instead."""
+``nnodes="1:4"`` is the worker range ``min_replicas``/``max_replicas``, its
+``rdzv_configs={"timeout": 900}`` the job's ``elasticPolicy.rdzvConf``. The other arguments
+of flytekit's own in-process launcher are refused with what to write instead."""
 
 from __future__ import annotations
 
@@ -132,8 +133,6 @@ def _lift_restart_policy(out: dict[str, Any]) -> None:
 _FLYTEKIT_ONLY = {
     "start_method": "drop start_method=: torchrun starts the worker processes in each pod",
     "monitor_interval": "drop monitor_interval=: torchrun's default applies",
-    "rdzv_configs": "drop rdzv_configs=: the operator sets the rendezvous; choose its "
-    "backend with rdzv_backend=",
     "increase_shared_mem": "drop increase_shared_mem=: /dev/shm is memory-backed by default; "
     "PyTorch(shm_size=False) turns it off, shm_size='16Gi' sizes it",
     "run_policy": "give it to the job: PyTorch(run_policy=RunPolicy(...))",
