@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from podtemplate import DefinitionError, RenderContext, RoleSpec, Task, object_metadata, place
+from podtemplate import (
+    DefinitionError,
+    RenderContext,
+    RoleSpec,
+    Task,
+    object_metadata,
+    place,
+    pod_manifest,
+)
 from podtemplate.plugin import config_of
 
 from .config import CONTAINER_NAME, PyTorch
@@ -24,8 +32,16 @@ DEFAULT_RESTART_POLICY = "Never"
 
 def build_job(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
               context: RenderContext) -> dict[str, Any]:
-    """One PyTorchJob holding every role's pod as it was resolved."""
+    """One PyTorchJob holding every role's pod as it was resolved; a standalone elastic
+    job's one pod as a ``v1 Pod`` (restartPolicy ``Never`` unless a template says
+    otherwise, as Flyte's python-task pods)."""
     config = config_of(task, PyTorch)
+    if config.elastic is not None and config.elastic.standalone:
+        (role,) = roles
+        pod = pods[role.name]
+        if config.shm_size is None:
+            add_default_shm(pod)
+        return pod_manifest(task, pod, context)
     manifest: dict[str, Any] = {"apiVersion": API_VERSION, "kind": KIND,
                                 "metadata": object_metadata(task, context), "spec": {}}
     for role in roles:

@@ -74,6 +74,11 @@ class Elastic(ConfigModel):
     are the rendezvous settings, ``elasticPolicy.rdzvConf`` (the operator hands them to
     torchrun as ``--rdzv-conf``). flytekit's ``nnodes=2`` / ``nnodes="1:4"`` is taken for
     the range, with a warning.
+
+    ``standalone=True`` (one node: ``min_replicas=max_replicas=1``) runs no PyTorchJob but
+    one ``v1 Pod`` whose torchrun starts the ``nproc_per_node`` processes with a local
+    rendezvous, as flytekit runs ``Elastic(nnodes=1)`` (its ``python-task``, no operator
+    needed); flytekit's ``nnodes=1`` sets it.
     """
 
     min_replicas: Count
@@ -82,6 +87,7 @@ class Elastic(ConfigModel):
     rdzv_backend: Literal["c10d", "etcd", "etcd-v2"] = "c10d"
     max_restarts: NonNegative | None = None
     rdzv_configs: dict[str, str] | None = None
+    standalone: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -124,6 +130,12 @@ class Elastic(ConfigModel):
 
     @model_validator(mode="after")
     def _min_not_above_max(self) -> Elastic:
+        if self.standalone and (self.min_replicas, self.max_replicas) != (1, 1):
+            raise DefinitionError(
+                f"a standalone elastic job runs one pod, but its range is "
+                f"{self.min_replicas}..{self.max_replicas}",
+                field="task_config.elastic.standalone",
+                fix="set min_replicas=1, max_replicas=1, or drop standalone")
         if self.min_replicas > self.max_replicas:
             raise DefinitionError(
                 f"min_replicas ({self.min_replicas}) is greater than max_replicas "
@@ -148,8 +160,12 @@ class Elastic(ConfigModel):
 
 
 def _elastic_job(elastic: Elastic) -> PyTorch:
+    """flytekit's elastic task: as on Flyte, the job starts ``max_replicas`` workers
+    (flytekit's ``replicas=self.max_nodes``)."""
     warn_alias("task_config=Elastic(...)", "task_config=PyTorch(elastic=Elastic(...))")
-    return PyTorch(elastic=elastic)
+    if elastic.standalone:
+        return PyTorch(elastic=elastic)
+    return PyTorch(elastic=elastic, worker=Role(replicas=elastic.max_replicas))
 
 
 class PyTorch(ConfigModel):
@@ -213,6 +229,11 @@ class PyTorch(ConfigModel):
         return self
 
     def _check_elastic(self, elastic: Elastic) -> None:
+        if elastic.standalone and self.worker is not None:
+            raise DefinitionError(
+                "a standalone elastic job is one pod, with no worker role",
+                field="task_config.worker",
+                fix="give the pod's image, resources and template on @task, and drop worker=")
         if self.master is not None:
             raise DefinitionError(
                 "an elastic job has no master role", field="task_config.master",

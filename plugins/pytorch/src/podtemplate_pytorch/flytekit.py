@@ -3,8 +3,10 @@ each with a one-time warning naming ours: ``Worker(...)``/``Master(...)`` are ro
 ``restart_policy`` the job's), ``RestartPolicy``/``CleanPodPolicy`` members are the
 operator's strings, ``PyTorch(num_workers=N)`` is ``worker=Role(replicas=N)``,
 ``PyTorch(increase_shared_mem=False)`` is ``shm_size=False``; ``Elastic``'s ``nnodes=2`` or
-``nnodes="1:4"`` is the worker range ``min_replicas``/``max_replicas``, its
-``rdzv_configs={"timeout": 900}`` the job's ``elasticPolicy.rdzvConf``. The other arguments
+``nnodes="1:4"`` is the worker range ``min_replicas``/``max_replicas`` (``nnodes=1``: one
+pod running torchrun standalone, as flytekit runs it), its ``rdzv_configs`` (flytekit's
+default ``{"timeout": 900, "join_timeout": 900}`` when not given) the job's
+``elasticPolicy.rdzvConf``. The other arguments
 of flytekit's own in-process launcher are refused with what to write instead."""
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from typing import Any, Literal
 from podtemplate import DefinitionError, Resources, Role
 from podtemplate.plugin import refuse_config_keys, warn_alias
 
-__all__ = ["CleanPodPolicy", "Master", "RestartPolicy", "Worker", "elastic_arguments",
-           "pytorch_arguments"]
+__all__ = ["FLYTEKIT_RDZV_CONFIGS", "CleanPodPolicy", "Master", "RestartPolicy", "Worker",
+           "elastic_arguments", "pytorch_arguments"]
 
 
 class RestartPolicy(enum.StrEnum):
@@ -139,6 +141,10 @@ _FLYTEKIT_ONLY = {
 }
 
 
+# flytekitplugins-kfpytorch Elastic's default rdzv_configs.
+FLYTEKIT_RDZV_CONFIGS = {"timeout": 900, "join_timeout": 900}
+
+
 def elastic_arguments(data: Any) -> Any:
     """``Elastic(...)`` keywords with flytekit's ``nnodes`` turned into the range."""
     if not isinstance(data, Mapping):
@@ -147,13 +153,18 @@ def elastic_arguments(data: Any) -> Any:
     if "nnodes" not in data:
         return data
     out = dict(data)
-    low, high = _range(out.pop("nnodes"))
+    nnodes = out.pop("nnodes")
+    low, high = _range(nnodes)
     if "min_replicas" in out or "max_replicas" in out:
         raise DefinitionError("Elastic(nnodes=...) and min_replicas/max_replicas both given",
                               field="task_config.elastic.nnodes",
                               fix=f"write min_replicas={low}, max_replicas={high} only")
     warn_alias("Elastic(nnodes=...)", "Elastic(min_replicas=..., max_replicas=...)")
     out["min_replicas"], out["max_replicas"] = low, high
+    # flytekit's own defaults, which its launcher passes to torch's rendezvous.
+    out.setdefault("rdzv_configs", dict(FLYTEKIT_RDZV_CONFIGS))
+    if nnodes == 1 and not isinstance(nnodes, bool):  # flytekit: a plain pod, no operator
+        out.setdefault("standalone", True)
     return out
 
 
