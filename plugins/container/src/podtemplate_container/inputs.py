@@ -114,7 +114,8 @@ def go_float(value: float) -> str:
     """A float as Flyte's propeller writes it into ``{{.inputs.x}}`` (Go's ``%v``, in
     flyteplugins' template.serializePrimitive): the shortest digits that read back as the
     same float, ``3`` for 3.0, an exponent from 1e+06 up and below 1e-4 (``1e+06``,
-    ``1.5e-05``: at least two exponent digits; strconv's ``g`` with the shortest digits), ``+Inf``, ``-Inf`` and ``NaN``."""
+    ``1.5e-05``: at least two exponent digits; strconv's ``g`` with the shortest digits),
+    ``+Inf``, ``-Inf`` and ``NaN``."""
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):
