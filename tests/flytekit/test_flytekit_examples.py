@@ -102,6 +102,14 @@ def test_accelerator_and_gpu_get_the_node_label_and_the_resource_toleration() ->
     assert pod["spec"]["nodeSelector"]["k8s.amazonaws.com/accelerator"] == "nvidia-tesla-a100"
     assert {"key": "nvidia.com/gpu", "operator": "Exists",
             "effect": "NoSchedule"} in pod["spec"]["tolerations"]
+    # Flyte's ApplyGPUNodeSelectors: the device's toleration and required node affinity
+    label = "k8s.amazonaws.com/accelerator"
+    assert {"key": label, "operator": "Equal", "value": "nvidia-tesla-a100",
+            "effect": "NoSchedule"} in pod["spec"]["tolerations"]
+    terms = pod["spec"]["affinity"]["nodeAffinity"][
+        "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    assert terms == [{"matchExpressions": [{"key": label, "operator": "In",
+                                            "values": ["nvidia-tesla-a100"]}]}]
     assert all(t["key"] != "nvidia.com/gpu"  # no GPU, no GPU toleration
                for t in manifest("Pod/square")["spec"].get("tolerations", []))
 
