@@ -1,8 +1,9 @@
 """Which layer gave the Spark container's cpu and memory (issue 30, theme 8).
 
 Spark overwrites the pod's cpu and memory with its own configuration, so the plugin
-writes what the user set where Spark reads it (:mod:`podtemplate_spark.natives`). A value
-that only platform.yaml's ``defaultResources`` gave is not the user's: as on Flyte, whose
+writes what the user set where Spark reads it (:mod:`podtemplate_spark.natives`). A cpu or
+memory whose request and limit only platform.yaml's ``defaultResources`` gave is not the
+user's: as on Flyte, whose
 spark plugin takes ``cores`` and ``memory`` from the Spark configuration alone
 (flyteplugins k8s/spark/spark.go), it does not become a native field, and Spark's
 configuration (``spark_conf``, else Spark's own defaults) decides. Where a native value
@@ -49,7 +50,8 @@ def _setter(layers: Sequence[Layer], container: str, kind: str, name: str) -> st
 
 def resource_origins(task: Task, config: Spark, role: str, pod: Mapping[str, Any],
                      context: RenderContext) -> tuple[dict[str, Any], Blame]:
-    """The Spark container's ``resources`` without what only ``defaultResources`` gave,
+    """The Spark container's ``resources`` without the cpu or memory whose request and
+    limit only ``defaultResources`` gave,
     and who set a native field's value (a layer's label, :data:`DEFAULTS`, or None when
     the field is not a resource). The role's layers are looked at only when the platform
     has defaults, or when a warning needs its culprit."""
@@ -68,13 +70,13 @@ def resource_origins(task: Task, config: Spark, role: str, pod: Mapping[str, Any
 
     defaults = context.platform.default_resources
     if defaults.requests or defaults.limits:
-        for kind in ("requests", "limits"):
-            values = resources.get(kind)
-            if not values:
-                continue
-            kept = {name: value for name, value in values.items()
-                    if name not in ("cpu", "memory") or origin(kind, name) != DEFAULTS}
-            resources[kind] = kept
+        for name in ("cpu", "memory"):  # a resource whose request and limit no layer set
+            given = [kind for kind in ("requests", "limits")
+                     if name in (resources.get(kind) or {})]
+            if given and all(origin(kind, name) == DEFAULTS for kind in given):
+                for kind in given:
+                    resources[kind] = {key: value for key, value in resources[kind].items()
+                                       if key != name}
 
     def blame(field: str) -> str | None:
         reads = _READS.get(field)
