@@ -22,6 +22,7 @@ the client's own, unchanged; outside the context the models are as shipped.
 from __future__ import annotations
 
 import contextlib
+import shlex
 from collections.abc import Iterator
 from typing import Any
 
@@ -64,10 +65,14 @@ def _refusal(kind: str, error: dict[str, Any]) -> DefinitionError:
     field = ".".join(str(part) for part in loc)
     given = error.get("input")
     if error["type"] == "list_type" and isinstance(given, str):
+        try:
+            words = shlex.split(given)
+        except ValueError:  # an unclosed quote: the text whole
+            words = [given]
         return DefinitionError(
             f"{kind}({field}={given!r}): the Kubernetes API takes a list here (the API server "
             "would refuse the text too)", field=f"{kind}.{field}",
-            fix=f"write {loc[-1]}={[given]!r}")
+            fix=f"write {loc[-1]}={words or [given]!r}")
     return DefinitionError(
         f"{kind}({field}={brief(given)}): {error['msg'].lower()}", field=f"{kind}.{field}",
         fix=f"give {loc[-1]} as the Kubernetes API types it (help(kubernetes.client.{kind}))")
