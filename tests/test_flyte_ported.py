@@ -49,7 +49,9 @@ def test_theme1_flytekit_names_render_as_flytekit_means_them() -> None:
     found = _render("theme1_flytekit_names.py")
     mnist = found["PyTorchJob/mnist"]["spec"]
     assert mnist["pytorchReplicaSpecs"]["Worker"]["replicas"] == 3
-    assert {r["restartPolicy"] for r in mnist["pytorchReplicaSpecs"].values()} == {"OnFailure"}
+    # each replica its own restart policy (the master's unset: Flyte's Never)
+    assert [mnist["pytorchReplicaSpecs"][r]["restartPolicy"] for r in ("Master", "Worker")] \
+        == ["Never", "OnFailure"]
     assert mnist["runPolicy"] == {"cleanPodPolicy": "Running"}
     master = _replica_pods(found["PyTorchJob/mnist"])["Master"]["containers"][0]
     assert master["resources"]["limits"]["memory"] == "4Gi"

@@ -17,6 +17,7 @@ from podtemplate import (
 from podtemplate.plugin import config_of
 
 from .config import CONTAINER_NAME, PyTorch
+from .flytekit import replica_restart_policy
 from .roles import PORT, PORT_NAME, SHM_PATH, SHM_VOLUME, replica_path
 
 __all__ = ["API_VERSION", "DEFAULT_RESTART_POLICY", "KIND", "add_default_shm", "build_job",
@@ -48,7 +49,8 @@ def build_job(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str
         pod = pods[role.name]
         _check_operator_fields(pod, config, role.name)
         place(manifest, replica_path(role.name),
-              _replica(pod, _replicas(config, role.name), config))
+              _replica(pod, _replicas(config, role.name), config,
+                       replica_restart_policy(getattr(config, role.name))))
     spec = manifest["spec"]
     if config.run_policy is not None:
         spec["runPolicy"] = config.run_policy.to_k8s()
@@ -63,12 +65,14 @@ def _replicas(config: PyTorch, role: str) -> int:
     return config.worker_replicas() if role == "worker" else 1
 
 
-def _replica(pod: dict[str, Any], replicas: int, config: PyTorch) -> dict[str, Any]:
+def _replica(pod: dict[str, Any], replicas: int, config: PyTorch, own: str | None
+             ) -> dict[str, Any]:
     """A replica spec. The operator sets each pod's restartPolicy from the replica's and
     warns (an event per pod) when the pod template has one, so a template's
-    restartPolicy moves to the replica spec, below ``PyTorch(restart_policy=...)``."""
+    restartPolicy moves to the replica spec, below ``PyTorch(restart_policy=...)``, itself
+    below the replica's own (``own``: flytekit's ``Worker(restart_policy=...)``)."""
     from_template = pod["spec"].pop("restartPolicy", None)
-    restart = config.restart_policy or from_template or DEFAULT_RESTART_POLICY
+    restart = own or config.restart_policy or from_template or DEFAULT_RESTART_POLICY
     return {"replicas": replicas, "restartPolicy": restart, "template": pod}
 
 

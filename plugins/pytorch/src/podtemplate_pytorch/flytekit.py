@@ -1,6 +1,6 @@
 """flytekitplugins-kfpytorch's spellings, kept for ported code (docs/from-flytekit.md),
 each with a one-time warning naming ours: ``Worker(...)``/``Master(...)`` are roles (their
-``restart_policy`` the job's), ``RestartPolicy``/``CleanPodPolicy`` members are the
+``restart_policy`` their replica's), ``RestartPolicy``/``CleanPodPolicy`` members are the
 operator's strings, ``PyTorch(num_workers=N)`` is ``worker=Role(replicas=N)``,
 ``PyTorch(increase_shared_mem=False)`` is ``shm_size=False``; ``Elastic``'s ``nnodes=2`` or
 ``nnodes="1:4"`` is the worker range ``min_replicas``/``max_replicas`` (``nnodes=1``: one
@@ -19,7 +19,7 @@ from podtemplate import DefinitionError, Resources, Role
 from podtemplate.plugin import refuse_config_keys, warn_alias
 
 __all__ = ["FLYTEKIT_RDZV_CONFIGS", "CleanPodPolicy", "Master", "RestartPolicy", "Worker",
-           "elastic_arguments", "pytorch_arguments"]
+           "elastic_arguments", "pytorch_arguments", "replica_restart_policy"]
 
 
 class RestartPolicy(enum.StrEnum):
@@ -39,8 +39,8 @@ class CleanPodPolicy(enum.StrEnum):
 
 
 class Replica(Role):
-    """A role written as flytekit's ``Worker``/``Master``: its ``restart_policy`` is
-    lifted to the job's by :func:`pytorch_arguments`."""
+    """A role written as flytekit's ``Worker``/``Master``: its ``restart_policy`` is its
+    replica spec's, as Flyte's ToReplicaSpecWithOverrides sets it per replica."""
 
     restart_policy: Literal["Always", "OnFailure", "Never", "ExitCode"] | None = None
 
@@ -87,7 +87,6 @@ def pytorch_arguments(data: Any) -> Any:
         warn_alias("PyTorch(increase_shared_mem=...)", "PyTorch(shm_size=...)")
         if increase is False:
             out["shm_size"] = False
-    _lift_restart_policy(out)
     return out
 
 
@@ -112,25 +111,10 @@ def _num_workers(out: dict[str, Any], count: Any) -> None:
         out["worker"] = Role(replicas=count)
 
 
-def _lift_restart_policy(out: dict[str, Any]) -> None:
-    """``Worker(restart_policy=...)``/``Master(...)``: one policy for the job's replicas."""
-    given = {name: out[name].restart_policy for name in ("master", "worker")
-             if isinstance(out.get(name), Replica)}
-    for name in given:
-        role = out[name]
-        out[name] = Role(**{key: getattr(role, key) for key in role.model_fields_set
-                            if key != "restart_policy"})
-    policies = {str(value) for value in given.values() if value is not None}
-    if not policies:
-        return
-    if "restart_policy" in out:
-        policies.add(out["restart_policy"])
-    if len(policies) > 1:
-        raise DefinitionError(
-            f"restart policies {', '.join(sorted(policies))} given for one job",
-            field="task_config.restart_policy",
-            fix="give one policy for every replica: PyTorch(restart_policy=...)")
-    out["restart_policy"] = policies.pop()
+def replica_restart_policy(role: Role | None) -> str | None:
+    """The restart policy of a replica written as flytekit's ``Worker``/``Master``."""
+    return role.restart_policy if isinstance(role, Replica) else None
+
 
 _FLYTEKIT_ONLY = {
     "start_method": "drop start_method=: torchrun starts the worker processes in each pod",
