@@ -43,7 +43,7 @@ def _number(value: Any) -> bool:
 
 def _text(value: Any, loc: tuple[Any, ...]) -> str:
     """The text the old client's value stands for at ``loc``."""
-    if loc and loc[0] in _QUANTITY_FIELDS:
+    if any(part in _QUANTITY_FIELDS for part in loc):
         return check_quantity(value)
     return str(value) if isinstance(value, int) else repr(float(value))
 
@@ -51,12 +51,11 @@ def _text(value: Any, loc: tuple[Any, ...]) -> str:
 def _set(data: dict[str, Any], loc: tuple[Any, ...], value: Any) -> None:
     """``data`` with ``value`` at ``loc``, copying each dict or list on the way."""
     node: Any = data
-    for index, key in enumerate(loc[:-1]):
+    for key in loc[:-1]:
         child = node[key]
         child = dict(child) if isinstance(child, dict) else list(child)
         node[key] = child
         node = child
-        del index
     node[loc[-1]] = value
 
 
