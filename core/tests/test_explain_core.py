@@ -206,9 +206,10 @@ def test_each_value_is_attributed_to_the_highest_layer_that_set_it(
         interruptible: dict[str, str], template: dict[str, str | None],
         task_override: dict[str, str | None], run_override: dict[str, str | None]) -> None:
     """Maps folded by hand, lowest first: the layer that last set a key owns its value
-    and lists the values it replaced; a null removes what a lower layer set."""
+    and lists the values it replaced; a null removes what a lower layer set. A
+    with_overrides template replaces the task's own template's pod spec, as on Flyte."""
     layers: list[tuple[str, Mapping[str, str | None]]] = [
-        ("interruptible", interruptible), ("task-template", template),
+        ("interruptible", interruptible), ("task-template", {} if task_override else template),
         ("with_overrides", task_override), ("--override", run_override)]
     expected: dict[str, tuple[str, str, list[str]]] = {}  # key -> (value, layer, replaced)
     gone: dict[str, tuple[str, str]] = {}  # key -> (value lost, remover), the last removal

@@ -182,7 +182,7 @@ def test_namespace_lookup_prefers_task_namespace(render_pods, templates_dir) -> 
     assert only_pod(render_pods(job, other))["spec"]["schedulerName"] == "from-platform"
 
 
-def test_run_override_merges_over_task(render_pods, platform) -> None:  # type: ignore[no-untyped-def]
+def test_run_override_replaces_the_task_template_and_merges_over_the_rest(render_pods, platform) -> None:  # type: ignore[no-untyped-def]
     @task(pod_template_name="base", env={"FOO": "2"},
           pod_template=PodTemplate({"nodeSelector": {"pool": "a"}}))
     def job() -> None: ...
@@ -190,9 +190,10 @@ def test_run_override_merges_over_task(render_pods, platform) -> None:  # type: 
     override = PodTemplate({"nodeSelector": {"zone": "z1"},
                             "containers": [{"name": "primary", "env": [{"name": "FOO", "value": "3"}]}]})
     pod = only_pod(render_pods(job.with_overrides(pod_template=override), platform))
-    assert pod["spec"]["nodeSelector"] == {"pool": "a", "zone": "z1"}
+    # As on Flyte: the task's own template's pod spec is replaced (issue 30) ...
+    assert pod["spec"]["nodeSelector"] == {"zone": "z1"}
     assert env_of(container(pod, "primary"))["FOO"] == "3"
-    assert pod["spec"]["tolerations"]  # not a wholesale replacement
+    assert pod["spec"]["tolerations"]  # ... the cluster template is not
     assert job.override is None  # with_overrides returns a copy
 
 

@@ -18,8 +18,10 @@ def square(n: int) -> int:
     return n * n
 
 
-# Flyte's accelerator selection: the node selector label comes from platform.yaml
-# (acceleratorLabel), the GPU toleration from its resourceTolerations.
+# Flyte's accelerator selection: the node label comes from platform.yaml
+# (acceleratorLabel) and gives the pod a nodeSelector, a required node affinity and the
+# toleration <label>=nvidia-tesla-a100:NoSchedule; the GPU toleration comes from its
+# resourceTolerations.
 @task(image=IMAGE, requests=Resources(gpu=1, mem="16Gi"), accelerator="nvidia-tesla-a100",
       shared_memory="4Gi")
 def gpu_available() -> bool:

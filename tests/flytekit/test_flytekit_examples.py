@@ -102,6 +102,14 @@ def test_accelerator_and_gpu_get_the_node_label_and_the_resource_toleration() ->
     assert pod["spec"]["nodeSelector"]["k8s.amazonaws.com/accelerator"] == "nvidia-tesla-a100"
     assert {"key": "nvidia.com/gpu", "operator": "Exists",
             "effect": "NoSchedule"} in pod["spec"]["tolerations"]
+    # Flyte's ApplyGPUNodeSelectors: the device's toleration and required node affinity
+    label = "k8s.amazonaws.com/accelerator"
+    assert {"key": label, "operator": "Equal", "value": "nvidia-tesla-a100",
+            "effect": "NoSchedule"} in pod["spec"]["tolerations"]
+    terms = pod["spec"]["affinity"]["nodeAffinity"][
+        "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    assert terms == [{"matchExpressions": [{"key": label, "operator": "In",
+                                            "values": ["nvidia-tesla-a100"]}]}]
     assert all(t["key"] != "nvidia.com/gpu"  # no GPU, no GPU toleration
                for t in manifest("Pod/square")["spec"].get("tolerations", []))
 
@@ -117,10 +125,11 @@ def test_shared_memory_is_a_memory_backed_dev_shm(key: str, size: str | None) ->
 
 
 def test_container_inputs_are_filled_into_the_command_line() -> None:
+    # --input a=3 is the float 3.0, which Flyte writes as 3 (Go's %v)
     assert primary("Pod/ellipse-area-metadata-shell")["command"] == [
-        "./calculate-ellipse-area.sh", "/var/outputs", "3.0", "0.5"]
+        "./calculate-ellipse-area.sh", "/var/outputs", "3", "0.5"]
     assert primary("Pod/calculate-ellipse-area-python")["args"] == [
-        "/var/outputs", "3.0", "0.5"]
+        "/var/outputs", "3", "0.5"]
 
 
 def _spot(template: dict[str, Any]) -> bool:

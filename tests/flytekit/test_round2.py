@@ -87,14 +87,21 @@ def test_num_workers_beside_a_different_worker_count_is_refused() -> None:
 
 
 @pytest.mark.filterwarnings("ignore::FutureWarning")
-def test_two_restart_policies_for_one_job_are_refused_naming_the_fix() -> None:
-    from podtemplate import DefinitionError
+def test_each_replica_keeps_its_own_restart_policy_as_on_flyte() -> None:
+    # flyteplugins kfoperators common_operator.go ToReplicaSpecWithOverrides sets each
+    # replica spec's RestartPolicy from its own replica config.
+    from podtemplate import Platform, render, task
     from podtemplate_pytorch import Master, PyTorch, RestartPolicy, Worker
 
-    with pytest.raises(DefinitionError, match=r"restart policies Always, Never .*"
-                       r"PyTorch\(restart_policy=\.\.\.\)"):
-        PyTorch(master=Master(restart_policy=RestartPolicy.ALWAYS),
-                worker=Worker(restart_policy=RestartPolicy.NEVER))
+    @task(image="python:3.11", task_config=PyTorch(
+        master=Master(restart_policy=RestartPolicy.ALWAYS),
+        worker=Worker(restart_policy=RestartPolicy.FAILURE), restart_policy="Never"))
+    def train() -> None: ...
+
+    (job,) = render(train, platform=Platform())
+    specs = job["spec"]["pytorchReplicaSpecs"]
+    assert (specs["Master"]["restartPolicy"], specs["Worker"]["restartPolicy"]) == (
+        "Always", "OnFailure")
 
 
 @pytest.mark.parametrize(("package", "name", "hint"), [

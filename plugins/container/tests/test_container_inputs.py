@@ -26,7 +26,7 @@ def test_placeholders_are_filled_from_inputs_typed_as_declared() -> None:
     assert_valid_pod(pod)
     assert pod["metadata"]["name"] == "calculate-ellipse-area-shell"
     assert pod["spec"]["containers"][0]["command"] == [
-        "./calculate-ellipse-area.sh", "/var/outputs", "3.0", "0.5"]
+        "./calculate-ellipse-area.sh", "/var/outputs", "3", "0.5"]  # Flyte's 3, not 3.0
 
 
 def test_lists_and_dicts_are_filled_as_json_and_text_is_kept_whole() -> None:
@@ -107,3 +107,21 @@ def test_booleans_are_filled_as_flyte_writes_them() -> None:
     (pod,) = podtemplate.render(task, inputs={"on": "true", "off": "false"})
     assert_valid_pod(pod)
     assert pod["spec"]["containers"][0]["command"] == ["run", "--on=true", "--off=false"]
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (3.0, "3"), (0.5, "0.5"), (-2.25, "-2.25"), (123456.0, "123456"), (1e6, "1e+06"),
+    (1234567.0, "1.234567e+06"), (1e-4, "0.0001"), (1.5e-5, "1.5e-05"),
+    (0.1 + 0.2, "0.30000000000000004"), (1e21, "1e+21"), (-0.0, "-0"),
+    (float("inf"), "+Inf"), (float("-inf"), "-Inf"), (float("nan"), "NaN")])
+def test_floats_are_filled_as_flyte_writes_them(value: float, text: str) -> None:
+    # flyteplugins core/template/template.go serializePrimitive writes a float with Go's
+    # %v (strconv 'g', shortest digits, exponent when it is below -4 or from 6 up).
+    from podtemplate_container.inputs import go_float
+
+    assert go_float(value) == text
+    task = ContainerTask(name="ratio", image="busybox:1.36", inputs={"r": float},
+                         command=["echo", "{{.inputs.r}}"])
+    if value == value and abs(value) != float("inf"):
+        (pod,) = podtemplate.render(task, inputs={"r": repr(value)})
+        assert pod["spec"]["containers"][0]["command"] == ["echo", text]

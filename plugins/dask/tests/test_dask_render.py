@@ -52,7 +52,7 @@ def test_job_runner_runs_the_task_function(render_dask: Render) -> None:
     assert runner["command"] == ["python", "-m", "podtemplate.executor"]
     assert runner["args"][runner["args"].index("--task") + 1] == "crunch"
     assert json.loads(runner["args"][runner["args"].index("--inputs") + 1]) == {"n": 5}
-    assert pods(job)["job-runner"]["spec"]["restartPolicy"] == "OnFailure"
+    assert pods(job)["job-runner"]["spec"]["restartPolicy"] == "Never"
 
 
 def test_scheduler_entrypoint_ports_and_service(render_dask: Render) -> None:
@@ -202,32 +202,35 @@ def test_job_runner_role_settings(render_dask: Render) -> None:
     assert primary(roles["worker"])["image"] == IMAGE
 
 
-# The DaskJob CRD defaults spec.job.spec.restartPolicy to OnFailure
-# (dask_kubernetes/operator/customresources/daskjob.yaml, 2025.4.3): the runner is retried
-# while the scheduler comes up. controller.py (handle_runner_status_change_succeeded /
-# _failed) deletes the cluster only when the runner pod reaches Succeeded or Failed.
-def test_job_runner_restart_policy_is_on_failure_never_allowed(render_dask: Render) -> None:
-    @task(image=IMAGE, pod_template=PodTemplate({"restartPolicy": "Never"}),
+# Flyte's dask plugin runs the job runner with restartPolicy Never (flyteplugins
+# k8s/dask/dask.go createJobSpec); a template may ask for the DaskJob CRD's own default,
+# OnFailure (dask_kubernetes/operator/customresources/daskjob.yaml, 2025.4.3), which
+# retries the runner while the scheduler comes up. controller.py
+# (handle_runner_status_change_succeeded / _failed) deletes the cluster only when the
+# runner pod reaches Succeeded or Failed, so Always is refused.
+def test_job_runner_restart_policy_is_never_as_on_flyte_or_the_templates(
+        render_dask: Render) -> None:
+    @task(image=IMAGE, pod_template=PodTemplate({"restartPolicy": "OnFailure"}),
           task_config=Dask())
-    def once() -> None: ...
+    def retried() -> None: ...
 
-    roles = pods(render_dask(once))
-    assert roles["job-runner"]["spec"]["restartPolicy"] == "Never"
+    roles = pods(render_dask(retried))
+    assert roles["job-runner"]["spec"]["restartPolicy"] == "OnFailure"
     assert roles["scheduler"]["spec"]["restartPolicy"] == "Always"
     assert roles["worker"]["spec"]["restartPolicy"] == "Always"
-    assert pods(render_dask(crunch))["job-runner"]["spec"]["restartPolicy"] == "OnFailure"
+    assert pods(render_dask(crunch))["job-runner"]["spec"]["restartPolicy"] == "Never"
 
 
-def test_the_default_is_the_one_the_shipped_daskjob_crd_gives() -> None:
+def test_the_default_is_flytes_not_the_shipped_daskjob_crds() -> None:
     # The DaskJob CRD shipped with this plugin (dask-kubernetes 2025.4.3,
-    # crds/kubernetes.dask.org_daskjobs.json): spec.job.spec.restartPolicy defaults to
-    # OnFailure, which the rendered runner writes out.
+    # crds/kubernetes.dask.org_daskjobs.json) defaults spec.job.spec.restartPolicy to
+    # OnFailure; the rendered runner writes out Flyte's Never instead.
     text = resources.files("podtemplate_dask").joinpath(
         "crds/kubernetes.dask.org_daskjobs.json").read_text("utf-8")
     schema = json.loads(text)["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
     job = schema["properties"]["spec"]["properties"]["job"]["properties"]["spec"]
-    assert job["properties"]["restartPolicy"]["default"] == RUNNER_RESTART_POLICY
-    assert RUNNER_RESTART_POLICY == "OnFailure"
+    assert job["properties"]["restartPolicy"]["default"] == "OnFailure"
+    assert RUNNER_RESTART_POLICY == "Never"
 
 
 def test_job_runner_restart_policy_always_is_refused(render_dask: Render) -> None:

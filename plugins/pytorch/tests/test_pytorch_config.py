@@ -91,3 +91,22 @@ def test_config_selects_the_task_type_and_is_frozen() -> None:
     assert train.task_type == "pytorch"
     with pytest.raises(Exception, match="frozen"):
         config.shm_size = "1Gi"  # type: ignore[misc]
+
+
+def test_flytekits_rdzv_configs_are_the_jobs_rdzv_conf() -> None:
+    # flytekitplugins-kfpytorch Elastic(rdzv_configs={"timeout": 900, "join_timeout": 900})
+    # (its default) reaches torch's rendezvous; the Training Operator v1 hands
+    # elasticPolicy.rdzvConf to torchrun as PET_RDZV_CONF (key=value,...).
+    elastic = Elastic(min_replicas=2, max_replicas=2,
+                      rdzv_configs={"timeout": 900, "join_timeout": 900, "note": "x"})
+    assert elastic.to_k8s()["rdzvConf"] == [
+        {"key": "timeout", "value": "900"}, {"key": "join_timeout", "value": "900"},
+        {"key": "note", "value": "x"}]
+    assert "rdzvConf" not in Elastic(min_replicas=1, max_replicas=2).to_k8s()
+
+
+@pytest.mark.parametrize("configs", [{"timeout": [1]}, {"a=b": 1}, {"t": "1,2"},
+                                     {"t": True}, ["timeout"]])
+def test_rdzv_configs_torchrun_cannot_read_are_refused(configs: object) -> None:
+    with pytest.raises(DefinitionError, match=r"rdzv_configs"):
+        Elastic(min_replicas=1, max_replicas=1, rdzv_configs=configs)

@@ -181,14 +181,15 @@ def test_role_settings_reach_only_their_role(render_jobs, platform) -> None:  # 
 # pkg/core/pod.go) and each pod created gets a warning event
 # "SetPodTemplateRestartPolicy"; so the policy belongs on the replica spec only.
 def test_restart_policy_is_on_the_replica_spec_only(render_jobs, platform) -> None:  # type: ignore[no-untyped-def]
-    never = PodTemplate({"restartPolicy": "Never"})
+    retried = PodTemplate({"restartPolicy": "OnFailure"})
 
-    @task(image="train:1", task_config=PyTorch(worker=Role(pod_template=never)))
+    @task(image="train:1", task_config=PyTorch(worker=Role(pod_template=retried)))
     def train() -> None: ...
 
     job = only_job(render_jobs(train, platform))
-    assert replicas(job)["Worker"]["restartPolicy"] == "Never"
-    assert replicas(job)["Master"]["restartPolicy"] == "OnFailure"
+    assert replicas(job)["Worker"]["restartPolicy"] == "OnFailure"
+    # Unset: Never, as Flyte's PyTorch plugin (flyteidl RestartPolicy's zero value).
+    assert replicas(job)["Master"]["restartPolicy"] == "Never"
     for replica in ("Master", "Worker"):
         assert "restartPolicy" not in pods(job)[replica]["spec"]
 

@@ -5,7 +5,8 @@ does not load) is recorded
 and the import goes on with the next statement; a later statement that only fails because
 it names what a refused one would have defined (``t2 = t1.with_overrides(...)``) is
 skipped. At the end the errors are raised together, one line each, in file order. Any
-other error ends the import as usual."""
+other error ends the import as usual. A module naming ``kubernetes`` runs with the
+client's models taking what the flytekit-era client took (:mod:`..model.oldclient`)."""
 
 from __future__ import annotations
 import __future__
@@ -21,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from types import CodeType, ModuleType
 
 from ..errors import DefinitionError, DefinitionErrors, PodTemplateError
+from ..model.oldclient import flytekit_era_models
 
 __all__ = ["collecting_definitions"]
 
@@ -34,6 +36,13 @@ class _StatementLoader(importlib.machinery.SourceFileLoader):
         flags = _future_flags(tree)
         if module.__doc__ is None:
             module.__doc__ = ast.get_docstring(tree, clean=False)
+        # flytekit-era kubernetes objects (V1Toleration(value=1)...) are taken as the old
+        # client took them, while the module runs (model.oldclient)
+        era = flytekit_era_models() if "kubernetes" in source else contextlib.nullcontext()
+        with era:
+            self._run(module, tree, flags)
+
+    def _run(self, module: ModuleType, tree: ast.Module, flags: int) -> None:
         errors: list[PodTemplateError] = []
         undefined: set[str] = set()
         for statement in _split_imports(tree.body):

@@ -40,9 +40,28 @@ def _import_error(target: str, error: BaseException) -> PodTemplateError:
         return MissingPluginError(f"the task type '{kind}' is not installed", file=target,
                                   fix=f"pip install podtemplate-{kind}")
     where = _user_line(error)
-    return TargetError(f"importing failed: {type(error).__name__}: {error}"
+    return TargetError(f"importing failed: {type(error).__name__}: {_one_line(error)}"
                        f"{' at ' + where if where else ''}",
                        file=target, fix="fix the error in the module")
+
+
+def _one_line(error: BaseException) -> str:
+    """The error's message on one line: a pydantic ValidationError (a model of a
+    library, such as the kubernetes client's) as its model, first field and problem."""
+    errors = getattr(error, "errors", None)
+    title = getattr(error, "title", None)
+    if callable(errors) and isinstance(title, str):
+        try:
+            found = list(errors())
+        except Exception:  # not pydantic's after all
+            found = []
+        if found:
+            first = found[0]
+            field = ".".join(str(part) for part in first.get("loc", ()))
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            return (f"{title}({field}={brief(first.get('input'))}): "
+                    f"{str(first.get('msg', '')).lower()}{more}")
+    return " ".join(str(error).split())
 
 
 def _user_line(error: BaseException) -> str | None:

@@ -127,8 +127,12 @@ class Task:
                        image: str | None = None, interruptible: bool | None = None,
                        accelerator: str | None = None, shared_memory: bool | str | None = None,
                        container_image: str | None = None, **flytekit_only: Any) -> Task:
-        """A copy of this task carrying ``pod_template`` as its task override (layer 4),
-        merged over the task's own template and settings like any layer; ``requests``,
+        """A copy of this task carrying ``pod_template`` as its task override (layer 4).
+        As on Flyte (flytekit serializes the override with the task's container, and
+        propeller's ApplyPodTemplateOverride takes it as the task's pod spec), the override
+        replaces the task's own template's pod spec, while its labels and annotations are
+        merged with the task template's; the task's settings and the cluster template
+        still apply beneath. ``requests``,
         ``limits``, ``image``, ``interruptible``, ``accelerator`` and ``shared_memory``
         replace the task's own. flytekit's ``container_image=`` is taken for ``image=``
         (warning once); its engine settings (``retries=``, ``timeout=``...) are refused.
@@ -145,7 +149,9 @@ class Task:
             raise DefinitionError("pod_template must be a PodTemplate", task=self.name,
                                   field="with_overrides.pod_template",
                                   fix="wrap the pod spec: PodTemplate(pod_spec={...})")
-        changes: dict[str, Any] = {"override": pod_template} if pod_template else {}
+        changes: dict[str, Any] = {}
+        if pod_template is not None:
+            changes = {"override": pod_template, "pod_template": _metadata_of(self.pod_template)}
         given = {"requests": requests, "limits": limits, "image": image,
                  "interruptible": interruptible, "accelerator": accelerator,
                  "shared_memory": shared_memory}
@@ -153,6 +159,15 @@ class Task:
         if name is None:
             name = f"{self.name}-override-{name_digest(repr(sorted(changes.items())))}"
         return dataclasses.replace(self, **changes, name=name, object_name="")
+
+
+def _metadata_of(template: PodTemplate | None) -> PodTemplate | None:
+    """The labels and annotations of ``template`` alone (its pod spec replaced by an
+    override), or None when it has none."""
+    if template is None or not (template.labels or template.annotations):
+        return None
+    return PodTemplate(labels=template.labels, annotations=template.annotations,
+                       primary_container_name=template.primary_container_name)
 
 
 def _check_types(task: Task) -> None:

@@ -1,6 +1,6 @@
-"""What Flyte gives the pods of a task beyond its templates (issue 21): the node selector
-of ``accelerator=``, the memory-backed ``/dev/shm`` of ``shared_memory=``, and the
-platform's ``resourceTolerations`` on pods that request a resource."""
+"""What Flyte gives the pods of a task beyond its templates (issue 21): the node
+selection of ``accelerator=``, the memory-backed ``/dev/shm`` of ``shared_memory=``, and
+the platform's ``resourceTolerations`` on pods that request a resource."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from typing import Any
 from ..context import RenderContext
 from ..model.task import Task
 from ..platform import Platform
-from .kinds import RESOURCE_TOLERATIONS
+from .kinds import RESOURCE_TOLERATIONS, TASK_SETTINGS
 from .layers import Layer
 
-__all__ = ["SHM_PATH", "SHM_VOLUME", "resource_tolerations",
+__all__ = ["SHM_PATH", "SHM_VOLUME", "accelerator_layer", "resource_tolerations",
            "shared_memory_fragment", "task_pod_settings", "tolerations_layer"]
 
 SHM_VOLUME = "dshm"
@@ -35,13 +35,44 @@ def shared_memory_fragment(size: bool | str | None, primary: str
 
 def task_pod_settings(task: Task, primary: str, context: RenderContext
                       ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The pod fields the task settings layer adds for ``accelerator`` and
-    ``shared_memory``: ``(spec fields, primary container fields)``, both empty when the
-    task sets neither."""
-    spec, container = shared_memory_fragment(task.shared_memory, primary)
-    if task.accelerator:
-        spec["nodeSelector"] = {context.platform.accelerator_label: task.accelerator}
-    return spec, container
+    """The pod fields the task settings layer adds for ``shared_memory``: ``(spec fields,
+    primary container fields)``, both empty when the task sets none (``accelerator`` is
+    :func:`accelerator_layer`'s: it depends on the folded pod)."""
+    return shared_memory_fragment(task.shared_memory, primary)
+
+
+def accelerator_layer(acc: dict[str, Any], task: Task, context: RenderContext
+                      ) -> Layer | None:
+    """``accelerator=`` on a pod whose containers ask for the platform's GPU resource, as
+    Flyte's ``ApplyGPUNodeSelectors`` (flyteplugins flytek8s/pod_helper.go) gives it: the
+    toleration ``<acceleratorLabel>=<device>:NoSchedule`` (Equal) and the required node
+    affinity ``<acceleratorLabel> In [<device>]``, added to every term the folded pod
+    ``acc`` already has (they AND with it); and, as podtemplate gave before, the same
+    label as a nodeSelector. A pod that asks for no GPU gets none of it, as on Flyte."""
+    device = task.accelerator
+    if not device:
+        return None
+    gpu, label = context.platform.gpu_resource_name, context.platform.accelerator_label
+    spec = acc["spec"]
+    if not any(gpu in ((container.get("resources") or {}).get(kind) or {})
+               for container in spec.get("containers") or ()
+               for kind in ("limits", "requests")):
+        return None
+    requirement = {"key": label, "operator": "In", "values": [device]}
+    required = (((spec.get("affinity") or {}).get("nodeAffinity") or {})
+                .get("requiredDuringSchedulingIgnoredDuringExecution") or {})
+    terms = [dict(term) for term in required.get("nodeSelectorTerms") or ()] or [{}]
+    for term in terms:
+        expressions = list(term.get("matchExpressions") or ())
+        if requirement not in expressions:
+            term["matchExpressions"] = [*expressions, requirement]
+    fragment = {"spec": {
+        "nodeSelector": {label: device},
+        "tolerations": [{"key": label, "operator": "Equal", "value": device,
+                         "effect": "NoSchedule"}],
+        "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
+            **required, "nodeSelectorTerms": terms}}}}}
+    return Layer(f"{TASK_SETTINGS.name} (accelerator)", fragment, kind=TASK_SETTINGS)
 
 
 def _requested(acc: dict[str, Any]) -> Iterator[str]:

@@ -26,7 +26,7 @@ from ..model.task import Task
 from ..policy.enforce import enforce_layer, fold_enforce
 from ..stash import StashKey
 from ._fast import FastFold, composed_valid, layer_proven
-from .flyte import resource_tolerations
+from .flyte import accelerator_layer, resource_tolerations
 from .kinds import DEFAULT_RESOURCES
 from .layers import Layer, empty_pod, has_magic_names
 from .order import (
@@ -106,8 +106,9 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     reconcile_limits(acc, layers, primary, context=context, task=task.name,
                      role=role_spec.name, cow=fast.cow if fast else None)
     fill = _fill_default_resources(acc, primary, context)
-    late = [fill, resource_tolerations(acc, context), operator]
-    for last in late:  # platform defaultResources, resourceTolerations, then layer 7
+    late = [fill, resource_tolerations(acc, context), accelerator_layer(acc, task, context),
+            operator]
+    for last in late:  # defaultResources, resourceTolerations, accelerator, then layer 7
         if last is not None:
             fold(acc, last)
     if policy is not None:  # layer 8: the platform's policy, above everything

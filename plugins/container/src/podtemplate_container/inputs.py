@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import inspect
 import json
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -14,7 +16,7 @@ from podtemplate import DefinitionError, InputError, RenderContext, Task
 from podtemplate.plugin import check_env_name, inputs_for
 
 __all__ = ["INPUT_TYPES", "ContainerInputsTask", "check_placeholders", "fill_placeholders",
-           "input_values", "normalize_input_types"]
+           "go_float", "input_values", "normalize_input_types"]
 
 # What an input may be: the types ``--input`` values are converted to.
 INPUT_TYPES: tuple[type, ...] = (str, int, float, bool, list, dict)
@@ -101,9 +103,38 @@ def fill_placeholders(task: ContainerInputsTask, container: dict[str, Any],
 def _text(value: Any) -> str:
     if isinstance(value, bool):  # as Flyte writes a boolean (Go's %v)
         return "true" if value else "false"
+    if isinstance(value, float):
+        return go_float(value)
     if isinstance(value, (list, dict)):
         return json.dumps(value, separators=(",", ":"))
     return str(value)
+
+
+def go_float(value: float) -> str:
+    """A float as Flyte's propeller writes it into ``{{.inputs.x}}`` (Go's ``%v``, in
+    flyteplugins' template.serializePrimitive): the shortest digits that read back as the
+    same float, ``3`` for 3.0, an exponent from 1e+06 up and below 1e-4 (``1e+06``,
+    ``1.5e-05``: at least two exponent digits; strconv's ``g`` with the shortest digits),
+    ``+Inf``, ``-Inf`` and ``NaN``."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    if value == 0:
+        return "-0" if math.copysign(1.0, value) < 0 else "0"
+    sign, digits, exponent = decimal.Decimal(repr(value)).normalize().as_tuple()
+    text = "".join(map(str, digits))
+    point = len(text) + int(exponent)  # the decimal point's place after the first digits
+    lead = "-" if sign else ""
+    if point - 1 < -4 or point - 1 >= 6:
+        mantissa = text[0] + ("." + text[1:] if len(text) > 1 else "")
+        power = point - 1
+        return f"{lead}{mantissa}e{'-' if power < 0 else '+'}{abs(power):02d}"
+    if point <= 0:
+        return f"{lead}0.{'0' * -point}{text}"
+    if point >= len(text):
+        return f"{lead}{text}{'0' * (point - len(text))}"
+    return f"{lead}{text[:point]}.{text[point:]}"
 
 
 def input_values(task: ContainerInputsTask, context: RenderContext) -> dict[str, Any]:

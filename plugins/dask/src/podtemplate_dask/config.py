@@ -53,8 +53,10 @@ _SERVICE_SUFFIX = "-scheduler"
 # dask-kubernetes 2025.4.3, controller.py: daskjob_create_components builds the DaskCluster
 # with build_cluster_spec, which copies only the worker and scheduler specs; the idle check
 # (daskcluster_autoshutdown) reads the DaskCluster's spec.idleTimeout, never the DaskJob's.
-# The DaskJob CRD's own default for the job runner: retried while the scheduler starts.
-RUNNER_RESTART_POLICY = "OnFailure"
+# The job runner's restartPolicy unless a template says otherwise: Never, as Flyte's dask
+# plugin sets it (flyteplugins k8s/dask/dask.go createJobSpec); the DaskJob CRD's own
+# default would be OnFailure.
+RUNNER_RESTART_POLICY = "Never"
 IDLE_TIMEOUT_REFUSED = (
     "idle_timeout would be ignored: the dask-kubernetes operator does not copy a DaskJob's "
     "spec.cluster.spec.idleTimeout into the DaskCluster it creates (dask-kubernetes issue "
@@ -197,10 +199,9 @@ def _raise_port_conflicts(pod_spec: Mapping[str, Any], primary_alias: str | None
 
 def runner_restart_policy(policy: str | None, *, task: str | None = None,
                           field: str = "spec.restartPolicy") -> str:
-    """The job runner's restartPolicy: ``OnFailure`` unless a template says ``Never``.
-
-    The DaskJob CRD defaults spec.job.spec.restartPolicy to OnFailure, which retries the
-    runner while the scheduler comes up. dask-kubernetes 2025.4.3, controller.py
+    """The job runner's restartPolicy: ``Never`` (as on Flyte) unless a template says
+    ``OnFailure`` (the DaskJob CRD's own default, which retries the runner while the
+    scheduler comes up). dask-kubernetes 2025.4.3, controller.py
     (handle_runner_status_change_succeeded / _failed) deletes the cluster only when the
     runner pod reaches Succeeded or Failed, which a pod with ``Always`` never does."""
     if policy == "Always":
@@ -208,5 +209,5 @@ def runner_restart_policy(policy: str | None, *, task: str | None = None,
             "the job runner's restartPolicy is Always: its pod would never reach Succeeded "
             "or Failed, and the dask-kubernetes operator deletes the cluster only then",
             task=task, role="job-runner", field=field,
-            fix="use OnFailure (the default) or Never in the job runner's template")
+            fix="use Never (the default) or OnFailure in the job runner's template")
     return policy or RUNNER_RESTART_POLICY

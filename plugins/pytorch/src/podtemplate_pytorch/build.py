@@ -5,10 +5,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from podtemplate import DefinitionError, RenderContext, RoleSpec, Task, object_metadata, place
+from podtemplate import (
+    DefinitionError,
+    RenderContext,
+    RoleSpec,
+    Task,
+    object_metadata,
+    place,
+    pod_manifest,
+)
 from podtemplate.plugin import config_of
 
 from .config import CONTAINER_NAME, PyTorch
+from .flytekit import replica_restart_policy
 from .roles import PORT, PORT_NAME, SHM_PATH, SHM_VOLUME, replica_path
 
 __all__ = ["API_VERSION", "DEFAULT_RESTART_POLICY", "KIND", "add_default_shm", "build_job",
@@ -16,21 +25,32 @@ __all__ = ["API_VERSION", "DEFAULT_RESTART_POLICY", "KIND", "add_default_shm", "
 
 API_VERSION = "kubeflow.org/v1"
 KIND = "PyTorchJob"
-# The operator's own default, written out so the rendered job shows what will run.
-DEFAULT_RESTART_POLICY = "OnFailure"
+# A replica's restartPolicy when neither the config nor a template gives one: Never, as
+# Flyte's kfoperators plugins set it (flyteidl's RestartPolicy defaults to
+# RESTART_POLICY_NEVER); the operator's own default would be OnFailure.
+DEFAULT_RESTART_POLICY = "Never"
 
 
 def build_job(task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
               context: RenderContext) -> dict[str, Any]:
-    """One PyTorchJob holding every role's pod as it was resolved."""
+    """One PyTorchJob holding every role's pod as it was resolved; a standalone elastic
+    job's one pod as a ``v1 Pod`` (restartPolicy ``Never`` unless a template says
+    otherwise, as Flyte's python-task pods)."""
     config = config_of(task, PyTorch)
+    if config.elastic is not None and config.elastic.standalone:
+        (role,) = roles
+        pod = pods[role.name]
+        if config.shm_size is None:
+            add_default_shm(pod)
+        return pod_manifest(task, pod, context)
     manifest: dict[str, Any] = {"apiVersion": API_VERSION, "kind": KIND,
                                 "metadata": object_metadata(task, context), "spec": {}}
     for role in roles:
         pod = pods[role.name]
         _check_operator_fields(pod, config, role.name)
         place(manifest, replica_path(role.name),
-              _replica(pod, _replicas(config, role.name), config))
+              _replica(pod, _replicas(config, role.name), config,
+                       replica_restart_policy(getattr(config, role.name))))
     spec = manifest["spec"]
     if config.run_policy is not None:
         spec["runPolicy"] = config.run_policy.to_k8s()
@@ -45,12 +65,14 @@ def _replicas(config: PyTorch, role: str) -> int:
     return config.worker_replicas() if role == "worker" else 1
 
 
-def _replica(pod: dict[str, Any], replicas: int, config: PyTorch) -> dict[str, Any]:
+def _replica(pod: dict[str, Any], replicas: int, config: PyTorch, own: str | None
+             ) -> dict[str, Any]:
     """A replica spec. The operator sets each pod's restartPolicy from the replica's and
     warns (an event per pod) when the pod template has one, so a template's
-    restartPolicy moves to the replica spec, below ``PyTorch(restart_policy=...)``."""
+    restartPolicy moves to the replica spec, below ``PyTorch(restart_policy=...)``, itself
+    below the replica's own (``own``: flytekit's ``Worker(restart_policy=...)``)."""
     from_template = pod["spec"].pop("restartPolicy", None)
-    restart = config.restart_policy or from_template or DEFAULT_RESTART_POLICY
+    restart = own or config.restart_policy or from_template or DEFAULT_RESTART_POLICY
     return {"replicas": replicas, "restartPolicy": restart, "template": pod}
 
 

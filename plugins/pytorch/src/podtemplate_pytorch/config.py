@@ -69,8 +69,16 @@ class Elastic(ConfigModel):
     under ``torchrun``, which reads the rendezvous settings the operator passes in.
 
     ``nproc_per_node`` (processes per pod: a number, ``"auto"``, ``"cpu"`` or ``"gpu"``)
-    becomes ``spec.nprocPerNode``; ``max_restarts`` is torchrun's restart budget.
-    flytekit's ``nnodes=2`` / ``nnodes="1:4"`` is taken for the range, with a warning.
+    becomes ``spec.nprocPerNode``; ``max_restarts`` is torchrun's restart budget;
+    ``rdzv_configs`` (``{"timeout": 900, "join_timeout": 900}``, as flytekit spells them)
+    are the rendezvous settings, ``elasticPolicy.rdzvConf`` (the operator hands them to
+    torchrun as ``--rdzv-conf``). flytekit's ``nnodes=2`` / ``nnodes="1:4"`` is taken for
+    the range, with a warning.
+
+    ``standalone=True`` (one node: ``min_replicas=max_replicas=1``) runs no PyTorchJob but
+    one ``v1 Pod`` whose torchrun starts the ``nproc_per_node`` processes with a local
+    rendezvous, as flytekit runs ``Elastic(nnodes=1)`` (its ``python-task``, no operator
+    needed); flytekit's ``nnodes=1`` sets it.
     """
 
     min_replicas: Count
@@ -78,6 +86,8 @@ class Elastic(ConfigModel):
     nproc_per_node: Count | Literal["auto", "cpu", "gpu"] | None = None
     rdzv_backend: Literal["c10d", "etcd", "etcd-v2"] = "c10d"
     max_restarts: NonNegative | None = None
+    rdzv_configs: dict[str, str] | None = None
+    standalone: bool = False
 
     @model_validator(mode="before")
     @classmethod
@@ -95,8 +105,37 @@ class Elastic(ConfigModel):
             field="task_config.elastic.nproc_per_node",
             fix="give the processes per pod, e.g. nproc_per_node=8 or 'gpu' (one per GPU)")
 
+    @field_validator("rdzv_configs", mode="before")
+    @classmethod
+    def _rdzv_configs(cls, value: Any) -> dict[str, str] | None:
+        """Keys and values as torchrun's ``--rdzv-conf key=value,...`` reads them: a number
+        is its text (flytekit's own default is ``{"timeout": 900, "join_timeout": 900}``)."""
+        if value is None:
+            return None
+        field = "task_config.elastic.rdzv_configs"
+        if not isinstance(value, Mapping):
+            raise DefinitionError(f"rdzv_configs must be a dict, got {type(value).__name__}",
+                                  field=field, fix="write rdzv_configs={'timeout': 900}")
+        out: dict[str, str] = {}
+        for key, item in value.items():
+            text = str(item) if type(item) in (int, float, str) else None
+            if not isinstance(key, str) or not key or text is None or any(
+                    mark in f"{key}{text}" for mark in ",="):
+                raise DefinitionError(
+                    f"rdzv_configs entry {key!r}: {item!r} is not a name and a number or "
+                    "text without ',' or '='", field=f"{field}.{key}",
+                    fix="write rdzv_configs={'timeout': 900, 'join_timeout': 900}")
+            out[key] = text
+        return out
+
     @model_validator(mode="after")
     def _min_not_above_max(self) -> Elastic:
+        if self.standalone and (self.min_replicas, self.max_replicas) != (1, 1):
+            raise DefinitionError(
+                f"a standalone elastic job runs one pod, but its range is "
+                f"{self.min_replicas}..{self.max_replicas}",
+                field="task_config.elastic.standalone",
+                fix="set min_replicas=1, max_replicas=1, or drop standalone")
         if self.min_replicas > self.max_replicas:
             raise DefinitionError(
                 f"min_replicas ({self.min_replicas}) is greater than max_replicas "
@@ -114,12 +153,19 @@ class Elastic(ConfigModel):
                                   "rdzvBackend": self.rdzv_backend}
         if self.max_restarts is not None:
             policy["maxRestarts"] = self.max_restarts
+        if self.rdzv_configs:
+            policy["rdzvConf"] = [{"key": key, "value": value}
+                                  for key, value in self.rdzv_configs.items()]
         return policy
 
 
 def _elastic_job(elastic: Elastic) -> PyTorch:
+    """flytekit's elastic task: as on Flyte, the job starts ``max_replicas`` workers
+    (flytekit's ``replicas=self.max_nodes``)."""
     warn_alias("task_config=Elastic(...)", "task_config=PyTorch(elastic=Elastic(...))")
-    return PyTorch(elastic=elastic)
+    if elastic.standalone:
+        return PyTorch(elastic=elastic)
+    return PyTorch(elastic=elastic, worker=Role(replicas=elastic.max_replicas))
 
 
 class PyTorch(ConfigModel):
@@ -134,7 +180,7 @@ class PyTorch(ConfigModel):
     template already mounts something there; ``shm_size="16Gi"`` sizes it (and owns it),
     ``shm_size=False`` leaves /dev/shm alone. ``restart_policy`` is each replica's restart
     policy (``Always``, ``OnFailure``, ``Never`` or the operator's ``ExitCode``); unset, a
-    template's pod ``restartPolicy`` is used, else ``OnFailure``.
+    template's pod ``restartPolicy`` is used, else ``Never`` (as on Flyte).
     """
 
     task_type: ClassVar[str] = "pytorch"
@@ -183,6 +229,11 @@ class PyTorch(ConfigModel):
         return self
 
     def _check_elastic(self, elastic: Elastic) -> None:
+        if elastic.standalone and self.worker is not None:
+            raise DefinitionError(
+                "a standalone elastic job is one pod, with no worker role",
+                field="task_config.worker",
+                fix="give the pod's image, resources and template on @task, and drop worker=")
         if self.master is not None:
             raise DefinitionError(
                 "an elastic job has no master role", field="task_config.master",

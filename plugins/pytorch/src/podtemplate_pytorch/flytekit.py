@@ -1,10 +1,13 @@
 """flytekitplugins-kfpytorch's spellings, kept for ported code (docs/from-flytekit.md),
 each with a one-time warning naming ours: ``Worker(...)``/``Master(...)`` are roles (their
-``restart_policy`` the job's), ``RestartPolicy``/``CleanPodPolicy`` members are the
+``restart_policy`` their replica's), ``RestartPolicy``/``CleanPodPolicy`` members are the
 operator's strings, ``PyTorch(num_workers=N)`` is ``worker=Role(replicas=N)``,
 ``PyTorch(increase_shared_mem=False)`` is ``shm_size=False``; ``Elastic``'s ``nnodes=2`` or
-``nnodes="1:4"`` is the worker range ``min_replicas``/``max_replicas``. The arguments of
-flytekit's own in-process launcher are refused with what to write instead."""
+``nnodes="1:4"`` is the worker range ``min_replicas``/``max_replicas`` (``nnodes=1``: one
+pod running torchrun standalone, as flytekit runs it), its ``rdzv_configs`` (flytekit's
+default ``{"timeout": 900, "join_timeout": 900}`` when not given) the job's
+``elasticPolicy.rdzvConf``. The other arguments
+of flytekit's own in-process launcher are refused with what to write instead."""
 
 from __future__ import annotations
 
@@ -15,8 +18,8 @@ from typing import Any, Literal
 from podtemplate import DefinitionError, Resources, Role
 from podtemplate.plugin import refuse_config_keys, warn_alias
 
-__all__ = ["CleanPodPolicy", "Master", "RestartPolicy", "Worker", "elastic_arguments",
-           "pytorch_arguments"]
+__all__ = ["FLYTEKIT_RDZV_CONFIGS", "CleanPodPolicy", "Master", "RestartPolicy", "Worker",
+           "elastic_arguments", "pytorch_arguments", "replica_restart_policy"]
 
 
 class RestartPolicy(enum.StrEnum):
@@ -36,8 +39,8 @@ class CleanPodPolicy(enum.StrEnum):
 
 
 class Replica(Role):
-    """A role written as flytekit's ``Worker``/``Master``: its ``restart_policy`` is
-    lifted to the job's by :func:`pytorch_arguments`."""
+    """A role written as flytekit's ``Worker``/``Master``: its ``restart_policy`` is its
+    replica spec's, as Flyte's ToReplicaSpecWithOverrides sets it per replica."""
 
     restart_policy: Literal["Always", "OnFailure", "Never", "ExitCode"] | None = None
 
@@ -84,7 +87,6 @@ def pytorch_arguments(data: Any) -> Any:
         warn_alias("PyTorch(increase_shared_mem=...)", "PyTorch(shm_size=...)")
         if increase is False:
             out["shm_size"] = False
-    _lift_restart_policy(out)
     return out
 
 
@@ -109,35 +111,22 @@ def _num_workers(out: dict[str, Any], count: Any) -> None:
         out["worker"] = Role(replicas=count)
 
 
-def _lift_restart_policy(out: dict[str, Any]) -> None:
-    """``Worker(restart_policy=...)``/``Master(...)``: one policy for the job's replicas."""
-    given = {name: out[name].restart_policy for name in ("master", "worker")
-             if isinstance(out.get(name), Replica)}
-    for name in given:
-        role = out[name]
-        out[name] = Role(**{key: getattr(role, key) for key in role.model_fields_set
-                            if key != "restart_policy"})
-    policies = {str(value) for value in given.values() if value is not None}
-    if not policies:
-        return
-    if "restart_policy" in out:
-        policies.add(out["restart_policy"])
-    if len(policies) > 1:
-        raise DefinitionError(
-            f"restart policies {', '.join(sorted(policies))} given for one job",
-            field="task_config.restart_policy",
-            fix="give one policy for every replica: PyTorch(restart_policy=...)")
-    out["restart_policy"] = policies.pop()
+def replica_restart_policy(role: Role | None) -> str | None:
+    """The restart policy of a replica written as flytekit's ``Worker``/``Master``."""
+    return role.restart_policy if isinstance(role, Replica) else None
+
 
 _FLYTEKIT_ONLY = {
     "start_method": "drop start_method=: torchrun starts the worker processes in each pod",
     "monitor_interval": "drop monitor_interval=: torchrun's default applies",
-    "rdzv_configs": "drop rdzv_configs=: the operator sets the rendezvous; choose its "
-    "backend with rdzv_backend=",
     "increase_shared_mem": "drop increase_shared_mem=: /dev/shm is memory-backed by default; "
     "PyTorch(shm_size=False) turns it off, shm_size='16Gi' sizes it",
     "run_policy": "give it to the job: PyTorch(run_policy=RunPolicy(...))",
 }
+
+
+# flytekitplugins-kfpytorch Elastic's default rdzv_configs.
+FLYTEKIT_RDZV_CONFIGS = {"timeout": 900, "join_timeout": 900}
 
 
 def elastic_arguments(data: Any) -> Any:
@@ -148,13 +137,18 @@ def elastic_arguments(data: Any) -> Any:
     if "nnodes" not in data:
         return data
     out = dict(data)
-    low, high = _range(out.pop("nnodes"))
+    nnodes = out.pop("nnodes")
+    low, high = _range(nnodes)
     if "min_replicas" in out or "max_replicas" in out:
         raise DefinitionError("Elastic(nnodes=...) and min_replicas/max_replicas both given",
                               field="task_config.elastic.nnodes",
                               fix=f"write min_replicas={low}, max_replicas={high} only")
     warn_alias("Elastic(nnodes=...)", "Elastic(min_replicas=..., max_replicas=...)")
     out["min_replicas"], out["max_replicas"] = low, high
+    # flytekit's own defaults, which its launcher passes to torch's rendezvous.
+    out.setdefault("rdzv_configs", dict(FLYTEKIT_RDZV_CONFIGS))
+    if nnodes == 1 and not isinstance(nnodes, bool):  # flytekit: a plain pod, no operator
+        out.setdefault("standalone", True)
     return out
 
 

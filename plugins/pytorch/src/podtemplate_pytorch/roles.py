@@ -13,9 +13,9 @@ from podtemplate import (
     Task,
     function_entrypoint,
 )
-from podtemplate.plugin import config_of
+from podtemplate.plugin import config_of, single_pod_role
 
-from .config import CONTAINER_NAME, PyTorch, check_primary_name
+from .config import CONTAINER_NAME, Elastic, PyTorch, check_primary_name
 
 __all__ = [
     "SHM_DECLS",
@@ -28,6 +28,7 @@ __all__ = [
     "define_roles",
     "operator_layer",
     "replica_path",
+    "standalone_role",
 ]
 
 # The operator reads the master's rendezvous port from the port of this name on the
@@ -50,6 +51,12 @@ _ENTRYPOINT = (
     FieldDecl(f"spec.containers[primary].ports[{PORT},TCP]",
               f"the operator takes the master's port from the port named '{PORT_NAME}'"),
 )
+_STANDALONE_ENTRYPOINT = (
+    FieldDecl("spec.containers[primary].command",
+              "runs the task function under torchrun, standalone (one node)"),
+    FieldDecl("spec.containers[primary].args",
+              "torchrun's launch settings, then the task function and its inputs"),
+)
 SHM_DECLS = _SHM = (
     FieldDecl(f"spec.volumes[{SHM_VOLUME}]",
               "shm_size: a memory-backed emptyDir of that size replaces the /dev/shm volume"),
@@ -60,9 +67,12 @@ SHM_DECLS = _SHM = (
 
 
 def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
-    """``master`` (unless elastic) and ``worker`` of a PyTorchJob, in manifest order."""
+    """``master`` (unless elastic) and ``worker`` of a PyTorchJob, in manifest order; the
+    one pod of a standalone elastic job."""
     config = config_of(task, PyTorch)
     check_task(task, config)
+    if config.elastic is not None and config.elastic.standalone:
+        return [standalone_role(task, context, config, config.elastic)]
     port = {"name": PORT_NAME, "containerPort": PORT, "protocol": "TCP"}
     layer = operator_layer(task, context, config, CONTAINER_NAME, port,
                            torchrun=config.elastic is not None)
@@ -76,6 +86,34 @@ def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
                  replicas_path=f"{replica_path(name)}.replicas" if name == "worker" else None)
         for name, role in roles
     ]
+
+
+def standalone_role(task: Task, context: RenderContext, config: PyTorch,
+                    elastic: Elastic) -> RoleSpec:
+    """The one pod of flytekit's ``Elastic(nnodes=1)``: the function under torchrun with
+    a local rendezvous, with the launch settings flytekit's launcher gives torch
+    (``LaunchConfig``: one node, ``c10d`` at ``localhost:0``, its restarts and
+    rendezvous settings)."""
+    container = function_entrypoint(task, context)
+    interpreter, *rest = container["command"]
+    if interpreter != "python":
+        raise PluginError(f"cannot start {container['command']} under torchrun",
+                          task=task.name, fix="report this podtemplate-pytorch bug")
+    flags = ["--nnodes=1", f"--nproc_per_node={elastic.nproc_per_node or 1}",
+             f"--rdzv_backend={elastic.rdzv_backend}", "--rdzv_endpoint=localhost:0",
+             f"--max_restarts={elastic.max_restarts or 0}"]
+    if elastic.rdzv_configs:
+        flags.append("--rdzv_conf=" + ",".join(f"{key}={value}" for key, value
+                                                in elastic.rdzv_configs.items()))
+    container = {**container, "command": ["torchrun"],
+                 "args": [*flags, *rest, *container["args"]]}
+    spec: dict[str, Any] = {"containers": [container]}
+    if config.shm_size:
+        container["volumeMounts"] = [{"name": SHM_VOLUME, "mountPath": SHM_PATH}]
+        spec["volumes"] = [{"name": SHM_VOLUME,
+                            "emptyDir": {"medium": "Memory", "sizeLimit": config.shm_size}}]
+    return single_pod_role("standalone elastic PyTorch", operator_layer={"spec": spec},
+                           owned=_STANDALONE_ENTRYPOINT + (_SHM if config.shm_size else ()))
 
 
 def replica_path(role: str) -> str:

@@ -12,7 +12,7 @@ compares the two on generated natives and ``spark_conf``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import conf
@@ -28,13 +28,14 @@ def _role_keys(role: str) -> tuple[frozenset[str], tuple[str, ...]]:
 
 
 def yield_to_user(role: str, natives: Mapping[str, Any], spark_conf: Mapping[str, str],
-                  warn: conf.Warn) -> dict[str, Any]:
+                  warn: conf.Warn, blame: Callable[[str], str | None] | None = None
+                  ) -> dict[str, Any]:
     """What :func:`podtemplate_spark.conf.yield_to_user` gives, cheaper."""
     if spark_conf:
         keys, prefixes = _role_keys(role)
         if not spark_conf.keys().isdisjoint(keys) or any(
                 isinstance(key, str) and key.startswith(prefixes) for key in spark_conf):
-            return conf.yield_to_user(role, natives, spark_conf, warn)
+            return conf.yield_to_user(role, natives, spark_conf, warn, blame)
     maps = conf.MAP_PREFIXES
     return {key: dict(value) if key in maps else value for key, value in natives.items()
             if not (key in maps and not value)}

@@ -2,7 +2,8 @@
 
 Each role's resolved pod goes whole into ``spec.<role>.template``; the fields Spark would
 overwrite are also written natively (:mod:`podtemplate_spark.natives`), unless the user's
-``spark_conf`` sets them (:mod:`podtemplate_spark.conf`).
+``spark_conf`` sets them (:mod:`podtemplate_spark.conf`) or only the platform's
+``defaultResources`` gave them (:mod:`podtemplate_spark.origin`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .application import application_for
 from .conf import Warn, combine_conf, derived_conf
 from .config import ROLE_NAMES, Spark, spark_version_at_least
 from .natives import pod_natives, primary_container
+from .origin import resource_origins
 from .roles import CONTAINER_NAMES, DRIVER, EXECUTOR, RESERVED_LABELS
 from .settings import WEBHOOK_ONLY, webhook_on
 
@@ -77,11 +79,12 @@ def build_application(task: Task, pods: Mapping[str, dict[str, Any]],
 
 def _role_section(task: Task, config: Spark, role: str, pod: dict[str, Any],
                   context: RenderContext, warn: Warn) -> dict[str, Any]:
+    resources, blame = resource_origins(task, config, role, pod, context)
     try:
         natives = pod_natives(pod, CONTAINER_NAMES[role],
                               gpu_name=context.platform.gpu_resource_name,
                               overhead=config.memory_overhead(role),
-                              reserved_labels=RESERVED_LABELS[role])
+                              reserved_labels=RESERVED_LABELS[role], resources=resources)
     except DefinitionError as error:
         raise error.located(task=task.name, role=role) from None
     user_conf = config.spark_conf or {}
@@ -89,7 +92,7 @@ def _role_section(task: Task, config: Spark, role: str, pod: dict[str, Any],
         replicas = config.executor.replicas if config.executor else None
         if replicas is not None or "spark.executor.instances" not in user_conf:
             natives = {"instances": replicas or 1, **natives}
-    section = yield_to_user(role, natives, user_conf, warn)
+    section = yield_to_user(role, natives, user_conf, warn, blame)
     if not webhook_on(context):
         for key in WEBHOOK_ONLY:
             if key in section:

@@ -133,12 +133,16 @@ def conflicts(role: str, natives: Mapping[str, Any], spark_conf: Mapping[str, st
 
 
 def yield_to_user(role: str, natives: Mapping[str, Any], spark_conf: Mapping[str, str],
-                  warn: Warn) -> dict[str, Any]:
+                  warn: Warn, blame: Callable[[str], str | None] | None = None
+                  ) -> dict[str, Any]:
     """``natives`` without the fields (and label/annotation keys) that ``spark_conf``
-    sets itself, warning where the values disagree."""
+    sets itself, warning where the values disagree; ``blame`` names the layer that set a
+    native field's value (``task settings``...), for the warning."""
     for conflict in conflicts(role, natives, spark_conf):
+        culprit = blame(conflict.field) if blame is not None else None
+        by = f" (set by the {culprit})" if culprit else ""
         warn(f"spark_conf[{conflict.key!r}]={conflict.user!r} wins over {conflict.field} "
-             f"{conflict.derived!r} taken from the {role} pod; remove one of the two",
+             f"{conflict.derived!r} taken from the {role} pod{by}; remove one of the two",
              role=role, field=f"spec.{role}.{conflict.field}")
     keys = _role_keys(role)
     out = {k: v for k, v in natives.items()

@@ -120,10 +120,13 @@ def primary_container(pod: Mapping[str, Any], name: str) -> dict[str, Any]:
 
 
 def pod_natives(pod: Mapping[str, Any], container_name: str, *, gpu_name: str,
-                overhead: str | None, reserved_labels: Sequence[str] = ()) -> dict[str, Any]:
-    """Every native field of one role, taken from its resolved pod."""
+                overhead: str | None, reserved_labels: Sequence[str] = (),
+                resources: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every native field of one role, taken from its resolved pod (its Spark container's
+    ``resources``, unless given: :func:`podtemplate_spark.origin.resource_origins`)."""
     container = primary_container(pod, container_name)
-    resources = container.get("resources") or {}
+    if resources is None:
+        resources = container.get("resources") or {}
     requests, limits = resources.get("requests") or {}, resources.get("limits") or {}
     where = _RESOURCES.format(name=container_name)
     out: dict[str, Any] = {}
