@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -34,11 +35,16 @@ _BASELINE = "import pydantic, yaml, click, pluggy"
 _CLI = "import sys; from podtemplate.cli import main; sys.argv[0] = 'podtemplate'; main()"
 
 
+# A user's installed CLI starts from cached bytecode; a shell that forbids writing it
+# (PYTHONDONTWRITEBYTECODE) would make every child compile the package again.
+_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+
+
 def _cpu(argv: list[str]) -> float:
     """CPU seconds (user + system) of one child run to completion."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                          text=True, check=False)
+                          text=True, check=False, env=_ENV)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         raise RuntimeError(f"{' '.join(argv)} failed: {done.stderr.strip()[-2000:]}")
