@@ -26,6 +26,7 @@ __all__ = [
     "InputError",
     "PluginError",
     "MissingPluginError",
+    "BuildError",
     "ManifestValidationError",
     "OutputError",
     "InternalError",
@@ -287,6 +288,15 @@ class PluginError(PodTemplateError):
 
 class MissingPluginError(PluginError):
     """A task needs a task type whose plugin distribution is not installed."""
+
+
+class BuildError(PodTemplateError):
+    """A task type's hook cannot build the task as its user configured it: the class a
+    plugin raises in ``podtemplate_define_roles`` or ``podtemplate_build_manifests`` for
+    settings its operator refuses (a port the operator owns, two settings that exclude
+    each other). Give ``role``, ``field`` (the path the user wrote) and ``fix``; core adds
+    the task. Bad input: the CLI prints it as one line and exits 2. A plugin's own bug is
+    not a ``BuildError``: let it raise, and the CLI reports an internal error."""
 
 
 class ManifestValidationError(PodTemplateError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .context import RenderContext, RenderWarning
 from .errors import (
+    BuildError,
     DefinitionError,
     InvalidNameError,
     InvalidPodSpecError,
@@ -173,6 +174,7 @@ __all__ = [
     "Origin",
     "NOT_SET",
     # errors
+    "BuildError",
     "DefinitionError",
     "InvalidNameError",
     "InvalidPodSpecError",
