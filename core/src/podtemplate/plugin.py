@@ -34,6 +34,7 @@ from .manifest import (
     object_name,
     place,
     pod_manifest,
+    primary_container,
 )
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
 from .migration import (
@@ -139,6 +140,7 @@ __all__ = [
     "object_name",
     "place",
     "pod_manifest",
+    "primary_container",
     "late_platform_layers",
     "task_layers",
     "SYSTEM_LABELS",

@@ -16,6 +16,7 @@ from ..conformance.kit import Kit, SampleTaskFactory
 from ..conformance.probe import Probe, ProbeField, build_probe, default_probe
 from ..conformance.results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome
 from ..dispatch import build_manifests, define_roles, task_types
+from ..manifest import primary_container
 from ..schemas.crd import Crd, CrdProblem, shipped_crd, validate_custom_resource
 from ..schemas.source import SchemaSource, load_schema_source
 from .assertions import (
@@ -67,6 +68,7 @@ __all__ = [
     "examples",
     "load_schema_source",
     "pod_template_yaml",
+    "primary_container",
     "render_cli",
     "render_without_distribution",
     "rendered_documents",
