@@ -38,6 +38,7 @@ from .sizing import examples
 
 if TYPE_CHECKING:
     from .conformance import ConformanceSuite
+    from .policy_kit import make_plugin_manager
 
 __all__ = [
     "ConformanceSuite",
@@ -67,6 +68,7 @@ __all__ = [
     "every_finding",
     "examples",
     "load_schema_source",
+    "make_plugin_manager",
     "pod_template_yaml",
     "primary_container",
     "render_cli",
@@ -84,6 +86,10 @@ def __getattr__(name: str) -> Any:
         from .conformance import ConformanceSuite
 
         return ConformanceSuite
+    if name == "make_plugin_manager":  # with the policy kit: imported on first use
+        from .policy_kit import make_plugin_manager
+
+        return make_plugin_manager
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
