@@ -62,6 +62,7 @@ from .model.naming import check_task_name, derive_object_name
 from .model.podspec import validate_pod_spec, validate_pod_template_spec
 from .model.roles import (
     POD_ROLE,
+    REMOVE,
     SCHEDULING_FIELDS,
     FieldDecl,
     RoleSpec,
@@ -95,6 +96,7 @@ __all__ = [
     "TaskType",
     "RoleSpec",
     "FieldDecl",
+    "REMOVE",
     "SCHEDULING_FIELDS",
     "POD_ROLE",
     "single_pod_role",

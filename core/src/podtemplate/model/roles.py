@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from .task import Task
 
 
-__all__ = ["FieldDecl", "POD_ROLE", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "config_of",
-           "covers", "single_pod_role"]
+__all__ = ["FieldDecl", "POD_ROLE", "REMOVE", "RoleSpec", "TaskType", "SCHEDULING_FIELDS",
+           "config_of", "covers", "single_pod_role"]
 
 # The pod fields a role with ``inherit="scheduling"`` takes from the task's own layers:
 # what it needs to be scheduled where the task may run, and nothing that costs resources.
@@ -29,6 +29,12 @@ SCHEDULING_FIELDS = (
     "serviceAccountName",
     "priorityClassName",
 )
+
+
+# In an operator layer, the value of a field the operator owns and removes from the role's
+# pods whatever a lower layer set (``{"name": "worker", "args": REMOVE}``): null removes
+# in every layer, and this name says so. An empty list would stay in the pod as a value.
+REMOVE: Final[None] = None
 
 
 @dataclass(frozen=True)
@@ -53,7 +59,9 @@ class RoleSpec:
       None keeps the task template's own primary name.
     - ``role``: the user's role config (layers 5 and 6), if any.
     - ``operator_layer``: a PodTemplateSpec fragment that is folded last (layer 7); name the
-      primary container ``container_name`` (or ``"primary"`` when that is None).
+      primary container ``container_name`` (or ``"primary"`` when that is None). A field
+      set to :data:`REMOVE` is removed from the role's pod, whatever a lower layer set;
+      declare it ``owned`` like any field the operator layer sets.
     - ``owned`` / ``unsupported``: fields declared operator-owned or unsupported, with reasons.
     - ``inherit``: ``"all"`` takes every task layer; ``"scheduling"`` takes only
       :data:`SCHEDULING_FIELDS` and labels/annotations from the task's template and override
