@@ -1,6 +1,6 @@
 """An operator layer removes a field it owns with ``REMOVE``: gone from the role's pod
-whatever a lower layer set, and the kit checks the declaration holds (an empty list, by
-contrast, is a value and stays)."""
+whatever a lower layer set, and the kit checks the declaration holds. An empty list is a
+value and stays; a plain None removes too, but the kit takes it for a drop by mistake."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 from podtemplate import Platform, PodTemplate, RenderContext, RoleSpec, Task, TaskType, render
 from podtemplate.conformance.declarations import declaration_findings
 from podtemplate.dispatch import build_plugin_manager
+from podtemplate.model.roles import removals_as_null
 from podtemplate.plugin import REMOVE, FieldDecl, hookimpl, pod_manifest, sample_function_task
 from podtemplate.testing import Kit
 
@@ -70,7 +71,6 @@ def _spec(plugin: Removing) -> dict[str, Any]:
 
 
 def test_remove_takes_the_field_out_whatever_a_lower_layer_set() -> None:
-    assert REMOVE is None
     spec = _spec(Removing())
     assert "hostNetwork" not in spec
     assert "args" not in spec["containers"][0]
@@ -94,3 +94,18 @@ def test_the_kit_fails_a_removed_field_the_build_puts_back() -> None:
     assert finding.field == "spec.containers[primary].args"
     assert "removed by the operator layer (REMOVE), but the role's pod holds ['--again']" \
         in finding.message
+
+
+def test_the_kit_takes_a_plain_none_on_an_owned_field_for_a_drop() -> None:
+    assert "args" not in _spec(Removing(None))["containers"][0]
+    kit = Kit("removing", extra_plugins=[Removing(None)])
+    findings = declaration_findings(kit)
+    assert {f.field for f in findings} == {"spec.containers[primary].args"}
+    assert "removes it with None: write REMOVE" in findings[0].message
+
+
+def test_a_layer_without_remove_is_folded_as_it_is() -> None:
+    layer = {"spec": {"containers": [{"name": "primary", "args": ["a"]}]}}
+    assert removals_as_null(layer) is layer
+    assert removals_as_null({"spec": {"x": [REMOVE]}}) == {"spec": {"x": [None]}}
+    assert repr(REMOVE) == "REMOVE"

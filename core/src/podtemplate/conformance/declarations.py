@@ -1,7 +1,7 @@
 """Declarations are checked, not trusted.
 
 - ``owned``: the operator layer must set the field, and the role's pod must hold exactly
-  that value; a field it sets to ``REMOVE`` (None) must be absent from the role's pod. A
+  that value; a field it sets to ``REMOVE`` must be absent from the role's pod. A
   field the operator fills in only when it creates the pod (a name, an address, a
   generated command) is declared with a reason starting ``runtime:``; the
   matrix shows it as such, and the plugin may leave it out or remove it.
@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ..model.roles import FieldDecl, RoleSpec
+from ..model.roles import REMOVE, FieldDecl, RoleSpec
 from .compare import MISSING, contains, walk
 from .pod_checks import crd_of
 from .reference_merge import KEYED, reference_merge
@@ -60,14 +60,16 @@ def _owned(kit: Kit, role: RoleSpec, decl: FieldDecl, located: RolePod | None
         return []
     operator = role.container_name or "primary"
     value = declared_value(role.operator_layer, decl.path, operator)
-    if value is MISSING:
+    if value is MISSING or value is None:
+        how = ("removes it with None: write REMOVE if the operator really removes it"
+               if value is None else "does not set it")
         return [Finding("declaration", kit.plugin, f"declared operator-owned ({decl.reason}),"
-                        " but the operator layer does not set it: an owned field is set by "
-                        "the operator layer (REMOVE removes it); if the operator fills it in "
-                        f"when it creates the pod, start the reason with {RUNTIME!r}",
-                        role=role.name, field=decl.path, layer="operator layer (layer 7)")]
+                        f" but the operator layer {how}; an owned field is set by the "
+                        "operator layer; if the operator fills it in when it creates the "
+                        f"pod, start the reason with {RUNTIME!r}", role=role.name,
+                        field=decl.path, layer="operator layer (layer 7)")]
     actual = declared_value(located.pod, decl.path, located.primary)
-    if value is None:  # REMOVE: the operator removes the field
+    if value is REMOVE:  # the operator removes the field
         return [] if actual is MISSING else [Finding(
             "declaration", kit.plugin, "declared operator-owned and removed by the operator "
             f"layer (REMOVE), but the role's pod holds {actual!r}", role=role.name,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,8 +17,8 @@ if TYPE_CHECKING:
     from .task import Task
 
 
-__all__ = ["FieldDecl", "POD_ROLE", "REMOVE", "RoleSpec", "TaskType", "SCHEDULING_FIELDS",
-           "config_of", "covers", "single_pod_role"]
+__all__ = ["FieldDecl", "POD_ROLE", "REMOVE", "Remove", "RoleSpec", "TaskType",
+           "SCHEDULING_FIELDS", "config_of", "covers", "removals_as_null", "single_pod_role"]
 
 # The pod fields a role with ``inherit="scheduling"`` takes from the task's own layers:
 # what it needs to be scheduled where the task may run, and nothing that costs resources.
@@ -31,10 +32,46 @@ SCHEDULING_FIELDS = (
 )
 
 
+class Remove(enum.Enum):
+    """The type of :data:`REMOVE`."""
+
+    REMOVE = "REMOVE"
+
+    def __repr__(self) -> str:
+        return "REMOVE"
+
+
 # In an operator layer, the value of a field the operator owns and removes from the role's
-# pods whatever a lower layer set (``{"name": "worker", "args": REMOVE}``): null removes
-# in every layer, and this name says so. An empty list would stay in the pod as a value.
-REMOVE: Final[None] = None
+# pods whatever a lower layer set (``{"name": "worker", "args": REMOVE}``). A plain None
+# removes too, but the conformance kit takes an owned field set to None for a field the
+# plugin drops by mistake: REMOVE says the removal is meant. An empty list is a value.
+REMOVE: Final = Remove.REMOVE
+
+
+def removals_as_null(fragment: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``fragment`` with every :data:`REMOVE` as the merge's null (which removes), or
+    ``fragment`` itself when it holds none."""
+    return fragment if not _holds_remove(fragment) else _nulled(fragment)
+
+
+def _holds_remove(node: Any) -> bool:
+    if node is REMOVE:
+        return True
+    if isinstance(node, Mapping):
+        return any(_holds_remove(value) for value in node.values())
+    if isinstance(node, list):
+        return any(_holds_remove(item) for item in node)
+    return False
+
+
+def _nulled(node: Any) -> Any:
+    if node is REMOVE:
+        return None
+    if isinstance(node, Mapping):
+        return {key: _nulled(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_nulled(item) for item in node]
+    return node
 
 
 @dataclass(frozen=True)
