@@ -27,6 +27,7 @@ __all__ = [
     "PluginError",
     "MissingPluginError",
     "BuildError",
+    "CrdFileError",
     "ManifestValidationError",
     "OutputError",
     "InternalError",
@@ -297,6 +298,12 @@ class BuildError(PodTemplateError):
     each other). Give ``role``, ``field`` (the path the user wrote) and ``fix``; core adds
     the task. Bad input: the CLI prints it as one line and exits 2. A plugin's own bug is
     not a ``BuildError``: let it raise, and the CLI reports an internal error."""
+
+
+class CrdFileError(PodTemplateError):
+    """An operator's CRD file cannot be shipped (``podtemplate crd slim``): unreadable,
+    not exactly one CustomResourceDefinition, no storage version, or its provenance
+    unknown."""
 
 
 class ManifestValidationError(PodTemplateError):

@@ -27,6 +27,7 @@ _COMMANDS = {
     "apply": (".apply", "apply_command"),
     "explain": (".explain", "explain_command"),
     "coverage": (".info", "coverage_command"),
+    "crd": (".crd", "crd_command"),
     "plugins": (".info", "plugins_command"),
     "validate": (".validate", "validate_command"),
 }

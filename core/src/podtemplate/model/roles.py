@@ -179,7 +179,7 @@ class TaskType:
     - ``crds``: for custom resources, the CRDs of the operator version it targets, shipped
       as package data and named ``"package:resource"``
       (``"podtemplate_pytorch:crds/kubeflow.org_pytorchjobs.json"``, written by
-      ``scripts/gen_crd.py``); every custom resource the task type renders is validated
+      ``podtemplate crd slim``); every custom resource the task type renders is validated
       against them, at render time, by ``podtemplate validate`` and by the conformance kit.
       Empty by default.
     - ``settings``: the pydantic model of the type's ``taskTypes.<name>`` section of
