@@ -61,7 +61,7 @@ def test_the_doc_holds_every_file_of_its_layout() -> None:
 def test_the_pyproject_declares_the_entry_point_and_ships_the_crd(plugin: Path) -> None:
     pyproject = tomllib.loads((plugin / "pyproject.toml").read_text())
     assert pyproject["project"]["entry-points"]["podtemplate"] == {
-        "sweep": "podtemplate_sweep.plugin"}
+        "sweep": "podtemplate_sweep.plugin:SweepType"}
     assert pyproject["project"]["license"] == "Apache-2.0"
     assert "crds/*.yaml" in pyproject["tool"]["setuptools"]["package-data"]["podtemplate_sweep"]
 

@@ -28,6 +28,7 @@ from podtemplate.dispatch import (
     plugin_infos,
     task_types,
 )
+from podtemplate.plugin import TaskTypePlugin as PluginClass
 from podtemplate.plugin import config_of
 
 
@@ -195,7 +196,8 @@ def test_a_wrapper_around_the_manifest_checks_sees_their_results(
 def test_built_ins_load_by_one_path_without_entry_points() -> None:
     manager = build_plugin_manager(load_entry_points=False)
     assert list(task_types(manager)) == ["python"]
-    assert [name for name, _ in manager.list_name_plugin()] == list(BUILTIN_PLUGINS)
+    assert [name for name, _ in manager.list_name_plugin()] == [
+        value.partition(":")[0] for value in BUILTIN_PLUGINS]
     python = make_sample_task(manager, "python")
     assert render(python, platform=Platform(), plugin_manager=manager)[0]["kind"] == "Pod"
 
@@ -234,3 +236,45 @@ def test_a_manager_not_built_by_podtemplate_is_refused_with_the_fix() -> None:
     with pytest.raises(PluginError, match="build_plugin_manager"):
         render(Task(name="c", task_type="alpha", image="busybox:1.36"),
                platform=Platform(), plugin_manager=pluggy.PluginManager("podtemplate"))
+
+
+class Gamma(PluginClass):
+    """A task type written as a subclass of the plugin class: a TaskType and three
+    methods; the hooks are the base class's."""
+
+    task_type = TaskType(name="gamma", distribution="test-gamma")
+
+    def define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
+        return [RoleSpec(name="pod", template_path="")]
+
+    def build(self, task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        return [pod_manifest(task, pods["pod"], context)]
+
+    def sample(self, pod_template: PodTemplate | None, pod_template_name: str | None,
+               role_templates: Mapping[str, PodTemplate]) -> Task:
+        return Task(name="sample-gamma", task_type="gamma", image="busybox:1.36",
+                    pod_template=pod_template)
+
+
+def test_a_plugin_class_is_called_through_pluggy_for_its_own_tasks() -> None:
+    manager = build_plugin_manager([Gamma()], load_entry_points=False)
+    called: list[str] = []
+    undo = manager.add_hookcall_monitoring(
+        lambda name, impls, kwargs: called.append(name), lambda *_: None)
+    try:
+        sample = make_sample_task(manager, "gamma",
+                                  pod_template=PodTemplate(pod_spec={"hostNetwork": True}))
+        [pod] = render(sample, platform=Platform(), plugin_manager=manager)
+    finally:
+        undo()
+    assert pod["kind"] == "Pod" and pod["spec"]["hostNetwork"] is True
+    assert called == ["podtemplate_make_sample_task", "podtemplate_define_roles",
+                      "podtemplate_build_manifests", "podtemplate_check_manifest"]
+    assert task_types(manager)["gamma"] is Gamma.task_type
+
+
+def test_a_plugin_named_by_its_class_is_registered_as_one_instance() -> None:
+    manager = build_plugin_manager(load_entry_points=False)
+    manager.load("gamma", f"{__name__}:Gamma")
+    assert isinstance(manager.get_plugin("gamma"), Gamma)

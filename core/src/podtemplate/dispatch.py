@@ -1,9 +1,11 @@
 """The plugin manager, the task types its plugins declare, and the typed calls of every
 hook about one task.
 
-Built-in features are plugins loaded by one path: :data:`BUILTIN_PLUGINS` names their
-modules, registered like any plugin before the ``podtemplate`` entry points (pytest's
-``default_plugins``). Every hook call goes through pluggy's own machinery, so
+Built-in features are plugins loaded by one path: :data:`BUILTIN_PLUGINS` names them as an
+entry point's value does (``module`` or ``module:Class``), registered like any plugin
+before the ``podtemplate`` entry points (pytest's ``default_plugins``); a plugin named by
+its class (a :class:`~podtemplate.model.tasktype.TaskTypePlugin`) is registered as one
+instance of it. Every hook call goes through pluggy's own machinery, so
 ``PluginManager.enable_tracing`` and ``add_hookcall_monitoring`` see all of them.
 
 The hooks about one task (:data:`PER_TASK_HOOKS`) reach only the plugin that declared its
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import import_module, metadata
+from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -48,9 +50,9 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "podtemplate"
-# The built-in plugins, registered under these module names before any other plugin.
+# The built-in plugins, registered under their module names before any other plugin.
 BUILTIN_PLUGINS = (
-    "podtemplate.python_task",  # the ``python`` task type
+    "podtemplate.python_task:PythonType",  # the ``python`` task type
     "podtemplate.files.builtin_store",  # the template folder of platform.yaml
     "podtemplate.cluster.store",  # templates: cluster (v1 PodTemplate objects)
     "podtemplate.policy.builtin",  # the built-in policy checks
@@ -82,6 +84,25 @@ class PluginManager(pluggy.PluginManager):
         self.task_types: dict[str, TaskType] = {}
         self.owners: dict[str, object] = {}  # task type name -> the plugin declaring it
         self._callers: dict[tuple[str, str], pluggy.HookCaller] = {}
+        self.distributions: dict[str, metadata.Distribution] = {}  # plugin name -> its dist
+
+    def load(self, name: str, value: str | metadata.EntryPoint,
+             dist: metadata.Distribution | None = None) -> None:
+        """Import the plugin ``value`` names (``module`` or ``module:attribute``, as an
+        entry point's value) and register it as ``name``: a class as one instance of it."""
+        if isinstance(value, str):
+            value = metadata.EntryPoint(name=name, value=value, group=ENTRY_POINT_GROUP)
+        plugin = value.load()
+        self.register(plugin() if isinstance(plugin, type) else plugin, name=name)
+        if dist is not None:
+            self.distributions[name] = dist
+
+    def load_entry_points(self) -> None:
+        """Load every plugin installed under the ``podtemplate`` entry-point group, but a
+        blocked one or one whose name is taken."""
+        for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            if self.get_plugin(point.name) is None and not self.is_blocked(point.name):
+                self.load(point.name, point, point.dist)
 
     def index_task_types(self) -> None:
         """Ask every plugin for its task types; two plugins declaring one name fail."""
@@ -123,10 +144,10 @@ def build_plugin_manager(extra_plugins: Iterable[object] = (), *,
     under the ``podtemplate`` entry-point group and ``extra_plugins`` (tests use these).
     Hook implementations that match no spec fail here, not at call time."""
     manager = PluginManager()
-    for name in BUILTIN_PLUGINS:
-        manager.register(import_module(name), name=name)
+    for value in BUILTIN_PLUGINS:
+        manager.load(value.partition(":")[0], value)
     if load_entry_points:
-        manager.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
+        manager.load_entry_points()
     for plugin in extra_plugins:
         manager.register(plugin)
     manager.check_pending()
@@ -151,14 +172,13 @@ def plugin_infos(manager: pluggy.PluginManager) -> list[PluginInfo]:
     """What is installed: each plugin's distribution, version and task types."""
     manager = ours(manager)
     infos = []
-    dists = {plugin: dist for plugin, dist in manager.list_plugin_distinfo()}
     for name, plugin in sorted(manager.list_name_plugin(), key=lambda item: item[0]):
-        dist = dists.get(plugin)
+        dist = manager.distributions.get(name)
         declared = tuple(manager.task_types[type_name]
                          for type_name, owner in manager.owners.items() if owner is plugin)
         infos.append(PluginInfo(
             name=name,
-            distribution=dist.project_name if dist else "podtemplate (built in)",
+            distribution=dist.metadata["Name"] if dist else "podtemplate (built in)",
             version=dist.version if dist else metadata.version("podtemplate"),
             task_types=declared,
         ))

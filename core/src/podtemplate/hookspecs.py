@@ -2,8 +2,11 @@
 
 A plugin implements the hooks it needs with ``@podtemplate.hookimpl``; the built-in
 features (the ``python`` task type, the folder template store, the built-in policy
-checks) are plugins on these same hooks. Core calls every hook through pluggy
-(:mod:`podtemplate.dispatch`), so pluggy's tracing and hook-call monitoring see each call.
+checks) are plugins on these same hooks. A task type's plugin is usually a subclass of
+:class:`podtemplate.plugin.TaskTypePlugin`, whose hook implementations (``add_task_types``,
+``define_roles``, ``build_manifests``, ``make_sample_task``) forward to its methods. Core
+calls every hook through pluggy (:mod:`podtemplate.dispatch`), so pluggy's tracing and
+hook-call monitoring see each call.
 
 Who is called: the hooks about one task (``define_roles``, ``build_manifests``,
 ``make_sample_task``) reach only the plugin that declared the task's type, so a hook body

@@ -72,6 +72,7 @@ from .model.roles import (
     single_pod_role,
 )
 from .model.task import Task, defining_task, sample_function_task
+from .model.tasktype import TaskTypePlugin
 from .model.templates import (
     ConfigModel,
     EnvValue,
@@ -93,6 +94,7 @@ from .stash import StashKey
 
 __all__ = [
     # declaring a task type and its roles
+    "TaskTypePlugin",
     "TaskType",
     "RoleSpec",
     "FieldDecl",

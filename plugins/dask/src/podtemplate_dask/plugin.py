@@ -1,12 +1,12 @@
-"""Hook implementations of the ``dask`` task type (thin: the work is in the modules)."""
+"""The ``dask`` task type (thin: the work is in the modules)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from podtemplate import PodTemplate, RenderContext, Role, RoleSpec, Task, TaskType, hookimpl
-from podtemplate.plugin import config_of, sample_function_task
+from podtemplate import PodTemplate, RenderContext, Role, RoleSpec, Task, TaskType
+from podtemplate.plugin import TaskTypePlugin, config_of, sample_function_task
 
 from .build import API_VERSION, KIND, build_daskjob
 from .config import Dask
@@ -18,32 +18,23 @@ TASK_TYPE = TaskType(
     description="a Dask cluster and a job runner as a dask-kubernetes DaskJob")
 
 
-@hookimpl
-def podtemplate_add_task_types() -> Sequence[TaskType]:
-    return [TASK_TYPE]
+class DaskType(TaskTypePlugin):
+    task_type = TASK_TYPE
 
+    def define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
+        return define_roles(task, context)
 
-@hookimpl
-def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
-    return define_roles(task, context)
+    def build(self, task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        return [build_daskjob(task, config_of(task, Dask), roles, pods, context)]
 
-
-@hookimpl
-def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
-                                pods: Mapping[str, dict[str, Any]],
-                                context: RenderContext) -> list[dict[str, Any]]:
-    return [build_daskjob(task, config_of(task, Dask), roles, pods, context)]
-
-
-@hookimpl
-def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
-                                 pod_template_name: str | None,
-                                 role_templates: Mapping[str, PodTemplate]) -> Task:
-    config = Dask(
-        job_runner=Role(pod_template=role_templates.get("job-runner")),
-        scheduler=Role(pod_template=role_templates.get("scheduler")),
-        workers=Role(pod_template=role_templates.get("worker"), replicas=2),
-    )
-    return sample_function_task(task_type, image="ghcr.io/dask/dask:2024.12.1",
-                                pod_template=pod_template, pod_template_name=pod_template_name,
-                                task_config=config)
+    def sample(self, pod_template: PodTemplate | None, pod_template_name: str | None,
+               role_templates: Mapping[str, PodTemplate]) -> Task:
+        config = Dask(
+            job_runner=Role(pod_template=role_templates.get("job-runner")),
+            scheduler=Role(pod_template=role_templates.get("scheduler")),
+            workers=Role(pod_template=role_templates.get("worker"), replicas=2),
+        )
+        return sample_function_task(Dask.task_type, image="ghcr.io/dask/dask:2024.12.1",
+                                    pod_template=pod_template,
+                                    pod_template_name=pod_template_name, task_config=config)

@@ -1,12 +1,12 @@
-"""Hook implementations of the ``pytorch`` task type (entry point ``podtemplate``)."""
+"""The ``pytorch`` task type (entry point ``podtemplate: pytorch``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from podtemplate import PodTemplate, RenderContext, Role, RoleSpec, Task, TaskType, hookimpl
-from podtemplate.plugin import sample_function_task
+from podtemplate import PodTemplate, RenderContext, Role, RoleSpec, Task, TaskType
+from podtemplate.plugin import TaskTypePlugin, sample_function_task
 
 from .build import API_VERSION, KIND, build_job
 from .config import PyTorch
@@ -25,36 +25,27 @@ TASK_TYPE = TaskType(
     "a Kubeflow Trainer v2 TrainJob with its TrainingRuntime (taskTypes.pytorch.operator)")
 
 
-@hookimpl
-def podtemplate_add_task_types() -> Sequence[TaskType]:
-    return [TASK_TYPE]
+class PyTorchType(TaskTypePlugin):
+    task_type = TASK_TYPE
 
+    def define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
+        if operator_of(context) == TRAINER:
+            return node_roles(task, context)
+        return define_roles(task, context)
 
-@hookimpl
-def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
-    if operator_of(context) == TRAINER:
-        return node_roles(task, context)
-    return define_roles(task, context)
+    def build(self, task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        if operator_of(context) == TRAINER:
+            return build_trainer(task, roles, pods, context)
+        return [build_job(task, roles, pods, context)]
 
-
-@hookimpl
-def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
-                                pods: Mapping[str, dict[str, Any]],
-                                context: RenderContext) -> list[dict[str, Any]]:
-    if operator_of(context) == TRAINER:
-        return build_trainer(task, roles, pods, context)
-    return [build_job(task, roles, pods, context)]
-
-
-@hookimpl
-def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
-                                 pod_template_name: str | None,
-                                 role_templates: Mapping[str, PodTemplate]) -> Task:
-    # Trainer v2's one role, node, is made from the worker role.
-    worker = role_templates.get("worker") or role_templates.get(NODE)
-    config = PyTorch(master=Role(pod_template=role_templates.get("master")),
-                     worker=Role(pod_template=worker, replicas=2), shm_size="1Gi")
-    return sample_function_task(task_type,
-                                image="pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime",
-                                pod_template=pod_template, pod_template_name=pod_template_name,
-                                task_config=config)
+    def sample(self, pod_template: PodTemplate | None, pod_template_name: str | None,
+               role_templates: Mapping[str, PodTemplate]) -> Task:
+        # Trainer v2's one role, node, is made from the worker role.
+        worker = role_templates.get("worker") or role_templates.get(NODE)
+        config = PyTorch(master=Role(pod_template=role_templates.get("master")),
+                         worker=Role(pod_template=worker, replicas=2), shm_size="1Gi")
+        return sample_function_task(PyTorch.task_type,
+                                    image="pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime",
+                                    pod_template=pod_template,
+                                    pod_template_name=pod_template_name, task_config=config)

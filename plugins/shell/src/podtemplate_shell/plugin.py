@@ -1,4 +1,4 @@
-"""Hook implementations of the ``shell`` task type: one role; a Pod and its ConfigMap."""
+"""The ``shell`` task type: one role; a Pod and its ConfigMap."""
 
 from __future__ import annotations
 
@@ -12,17 +12,14 @@ from podtemplate import (
     RoleSpec,
     Task,
     TaskType,
-    hookimpl,
     pod_manifest,
 )
-from podtemplate.plugin import POD_ROLE, config_of, single_pod_role
+from podtemplate.plugin import POD_ROLE, TaskTypePlugin, config_of, single_pod_role
 
 from .config import ShellConfig
 from .delivery import SCRIPT_DIR, SCRIPT_VOLUME, configmap_manifest, operator_layer
 from .task import TASK_TYPE_NAME, ShellTask
 
-TASK_TYPE = TaskType(name=TASK_TYPE_NAME, distribution="podtemplate-shell", config=ShellConfig,
-                     description="a shell script in one v1 Pod, delivered in a ConfigMap")
 
 def _owned(config: ShellConfig) -> tuple[FieldDecl, ...]:
     script = "holds the script: the ConfigMap the task renders beside its Pod"
@@ -36,30 +33,24 @@ def _owned(config: ShellConfig) -> tuple[FieldDecl, ...]:
     )
 
 
-@hookimpl
-def podtemplate_add_task_types() -> Sequence[TaskType]:
-    return [TASK_TYPE]
+class ShellType(TaskTypePlugin):
+    task_type = TaskType(name=TASK_TYPE_NAME, distribution="podtemplate-shell",
+                         config=ShellConfig,
+                         description="a shell script in one v1 Pod, delivered in a ConfigMap")
 
+    def define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
+        config = config_of(task, ShellConfig)
+        return [single_pod_role("shell", operator_layer=operator_layer(task, config, context),
+                                owned=_owned(config))]
 
-@hookimpl
-def podtemplate_define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
-    config = config_of(task, ShellConfig)
-    return [single_pod_role("shell", operator_layer=operator_layer(task, config, context),
-                            owned=_owned(config))]
+    def build(self, task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        config = config_of(task, ShellConfig)
+        return [pod_manifest(task, pods[POD_ROLE], context),
+                configmap_manifest(task, config, context)]
 
-
-@hookimpl
-def podtemplate_build_manifests(task: Task, roles: Sequence[RoleSpec],
-                                pods: Mapping[str, dict[str, Any]],
-                                context: RenderContext) -> list[dict[str, Any]]:
-    config = config_of(task, ShellConfig)
-    return [pod_manifest(task, pods[POD_ROLE], context), configmap_manifest(task, config, context)]
-
-
-@hookimpl
-def podtemplate_make_sample_task(task_type: str, pod_template: PodTemplate | None,
-                                 pod_template_name: str | None,
-                                 role_templates: Mapping[str, PodTemplate]) -> Task:
-    return ShellTask(name="sample-shell", script='echo "hello $WHO"\n', image="busybox:1.36",
-                     inputs={"WHO": "world"}, pod_template=pod_template,
-                     pod_template_name=pod_template_name)
+    def sample(self, pod_template: PodTemplate | None, pod_template_name: str | None,
+               role_templates: Mapping[str, PodTemplate]) -> Task:
+        return ShellTask(name="sample-shell", script='echo "hello $WHO"\n', image="busybox:1.36",
+                         inputs={"WHO": "world"}, pod_template=pod_template,
+                         pod_template_name=pod_template_name)
