@@ -28,6 +28,7 @@ __all__ = [
     "MissingPluginError",
     "BuildError",
     "CrdFileError",
+    "ScaffoldError",
     "ManifestValidationError",
     "OutputError",
     "InternalError",
@@ -304,6 +305,12 @@ class CrdFileError(PodTemplateError):
     """An operator's CRD file cannot be shipped (``podtemplate crd slim``): unreadable,
     not exactly one CustomResourceDefinition, no storage version, or its provenance
     unknown."""
+
+
+class ScaffoldError(PodTemplateError):
+    """``podtemplate new-plugin`` cannot write the distribution asked for: a name that is
+    no task type name, a CRD of another kind, a role whose pod template it cannot find,
+    a folder that is not empty."""
 
 
 class ManifestValidationError(PodTemplateError):
