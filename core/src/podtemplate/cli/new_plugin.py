@@ -36,4 +36,4 @@ def new_plugin_command(name: str, kind: str, api_version: str, roles: str, crd: 
     root, written = new_plugin(name, kind, api_version, parse_roles(roles), crd, into)
     for path in written:
         click.echo(f"wrote {path}", err=True)
-    click.echo(f"next: pip install -e '{root}[test]' && pytest {root}", err=True)
+    click.echo(f"next: pip install -e '{root}[test]' && cd {root} && pytest", err=True)

@@ -81,6 +81,9 @@ where = ["src"]
 
 [tool.setuptools.package-data]
 {p.package} = ["py.typed", "crds/*.json"]
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
 ''',
         "README.md": f'''# {p.distribution}
 
