@@ -4,22 +4,22 @@ refuses: located at the task by core, one line with the fix from the CLI, exit 2
 from __future__ import annotations
 
 import sys
-import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from podtemplate import Platform, RenderContext, RoleSpec, Task, TaskType, render
-from podtemplate.cli.main import main
 from podtemplate.dispatch import build_plugin_manager
 from podtemplate.errors import PodTemplateError
-from podtemplate.plugin import BuildError, hookimpl, pod_manifest
+from podtemplate.plugin import BuildError, TaskTypePlugin, pod_manifest
+from podtemplate.testing import render_cli, write_task_module
 
 
-class Refusing:
+class Refusing(TaskTypePlugin):
     """A task type whose build refuses every task (in ``define_roles`` or the build)."""
+
+    task_type = TaskType(name="refusing", distribution="test-refusing")
 
     def __init__(self, hook: str) -> None:
         self.hook = hook
@@ -29,20 +29,13 @@ class Refusing:
                          field="spec.containers[primary].ports[0].containerPort",
                          fix="use another port")
 
-    @hookimpl
-    def podtemplate_add_task_types(self) -> Sequence[TaskType]:
-        return [TaskType(name="refusing", distribution="test-refusing")]
-
-    @hookimpl
-    def podtemplate_define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
+    def define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
         if self.hook == "define_roles":
             self.refuse()
         return [RoleSpec(name="pod", template_path="")]
 
-    @hookimpl
-    def podtemplate_build_manifests(self, task: Task, roles: Sequence[RoleSpec],
-                                    pods: Mapping[str, dict[str, Any]],
-                                    context: RenderContext) -> list[dict[str, Any]]:
+    def build(self, task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
         self.refuse()
         return [pod_manifest(task, pods["pod"], context)]
 
@@ -70,12 +63,11 @@ def test_the_cli_prints_one_line_with_the_fix_and_exits_2(
     manager = build_plugin_manager([Refusing(hook)], load_entry_points=False)
     monkeypatch.setattr(sys.modules["podtemplate.render"], "build_plugin_manager",
                         lambda: manager)
-    module = tmp_path / f"refused_{hook}.py"
-    module.write_text(textwrap.dedent("""
+    module = write_task_module(tmp_path, f"refused_{hook}", """
         from podtemplate import Task
         etl = Task(name="etl", task_type="refusing", image="busybox:1.36")
-    """))
-    result = CliRunner().invoke(main, ["render", str(module)], catch_exceptions=False)
+    """)
+    result = render_cli(str(module))
     assert result.exit_code == 2, result.output
     assert result.output.splitlines() == [
         "error: task 'etl', role 'pod', spec.containers[primary].ports[0].containerPort: "

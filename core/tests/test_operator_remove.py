@@ -11,48 +11,47 @@ from podtemplate import Platform, PodTemplate, RenderContext, RoleSpec, Task, Ta
 from podtemplate.conformance.declarations import declaration_findings
 from podtemplate.dispatch import build_plugin_manager
 from podtemplate.model.roles import removals_as_null
-from podtemplate.plugin import REMOVE, FieldDecl, hookimpl, pod_manifest, sample_function_task
+from podtemplate.plugin import (
+    REMOVE,
+    FieldDecl,
+    TaskTypePlugin,
+    pod_manifest,
+    sample_function_task,
+    single_pod_role,
+)
 from podtemplate.testing import Kit
 
 OWNED = (FieldDecl("spec.containers[primary].args", "the operator's entrypoint takes none"),
          FieldDecl("spec.hostNetwork", "the operator's pods never share the node's network"))
 
 
-class Removing:
+class Removing(TaskTypePlugin):
     """A one-pod task type whose operator layer removes ``args`` and ``hostNetwork`` (or
     sets ``args`` to ``value`` and ``hostNetwork`` to false); ``readd`` makes its build
     put ``args`` back."""
+
+    task_type = TaskType(name="removing", distribution="test-removing")
 
     def __init__(self, value: Any = REMOVE, *, readd: bool = False) -> None:
         self.value = value
         self.readd = readd
 
-    @hookimpl
-    def podtemplate_add_task_types(self) -> Sequence[TaskType]:
-        return [TaskType(name="removing", distribution="test-removing")]
-
-    @hookimpl
-    def podtemplate_define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
+    def define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
         network = REMOVE if self.value is REMOVE else False
         layer = {"spec": {"hostNetwork": network,
                           "containers": [{"name": "primary", "args": self.value}]}}
-        return [RoleSpec(name="pod", template_path="", operator_layer=layer, owned=OWNED,
-                         no_role_config="one pod")]
+        return [single_pod_role("removing", operator_layer=layer, owned=OWNED)]
 
-    @hookimpl
-    def podtemplate_build_manifests(self, task: Task, roles: Sequence[RoleSpec],
-                                    pods: Mapping[str, dict[str, Any]],
-                                    context: RenderContext) -> list[dict[str, Any]]:
+    def build(self, task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
         pod = pods["pod"]
         if self.readd:
             pod["spec"]["containers"][0]["args"] = ["--again"]
         return [pod_manifest(task, pod, context)]
 
-    @hookimpl
-    def podtemplate_make_sample_task(self, task_type: str, pod_template: PodTemplate | None,
-                                     pod_template_name: str | None,
-                                     role_templates: Mapping[str, PodTemplate]) -> Task:
-        return sample_function_task(task_type, image="python:3.11-slim",
+    def sample(self, pod_template: PodTemplate | None, pod_template_name: str | None,
+               role_templates: Mapping[str, PodTemplate]) -> Task:
+        return sample_function_task("removing", image="python:3.11-slim",
                                     pod_template=pod_template,
                                     pod_template_name=pod_template_name)
 

@@ -9,7 +9,12 @@ from typing import Any
 
 from podtemplate import PodTemplate, RenderContext, RoleSpec, Task, TaskType
 from podtemplate.dispatch import task_types
-from podtemplate.plugin import hookimpl, pod_manifest, sample_function_task
+from podtemplate.plugin import (
+    TaskTypePlugin,
+    pod_manifest,
+    sample_function_task,
+    single_pod_role,
+)
 from podtemplate.testing import make_plugin_manager
 from podtemplate.testing.policy_kit import (
     make_platform,
@@ -19,28 +24,21 @@ from podtemplate.testing.policy_kit import (
 )
 
 
-class OnePod:
+class OnePod(TaskTypePlugin):
     """A task type that is not installed: one pod, built as resolved."""
 
-    @hookimpl
-    def podtemplate_add_task_types(self) -> Sequence[TaskType]:
-        return [TaskType(name="onepod", distribution="test-onepod")]
+    task_type = TaskType(name="onepod", distribution="test-onepod")
 
-    @hookimpl
-    def podtemplate_define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
-        return [RoleSpec(name="pod", template_path="")]
+    def define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
+        return [single_pod_role("onepod")]
 
-    @hookimpl
-    def podtemplate_build_manifests(self, task: Task, roles: Sequence[RoleSpec],
-                                    pods: Mapping[str, dict[str, Any]],
-                                    context: RenderContext) -> list[dict[str, Any]]:
+    def build(self, task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
         return [pod_manifest(task, pods["pod"], context)]
 
-    @hookimpl
-    def podtemplate_make_sample_task(self, task_type: str, pod_template: PodTemplate | None,
-                                     pod_template_name: str | None,
-                                     role_templates: Mapping[str, PodTemplate]) -> Task:
-        return sample_function_task(task_type, image="ghcr.io/acme/python:3.11",
+    def sample(self, pod_template: PodTemplate | None, pod_template_name: str | None,
+               role_templates: Mapping[str, PodTemplate]) -> Task:
+        return sample_function_task("onepod", image="ghcr.io/acme/python:3.11",
                                     pod_template=pod_template,
                                     pod_template_name=pod_template_name)
 
