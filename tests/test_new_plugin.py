@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -101,17 +102,36 @@ def test_it_writes_a_complete_distribution(generated: Path) -> None:
     assert [v["name"] for v in crd["spec"]["versions"]] == ["v2beta1"]
     assert "MPIJobSpec" not in json.dumps(crd)  # slimmed: no descriptions
     roles = (package / "roles.py").read_text()
-    assert "'worker': 'spec.mpiReplicaSpecs.Worker.template'" in roles
-    assert "'launcher': 'spec.mpiReplicaSpecs.Launcher.replicas'" in roles
-    assert "SPEC: dict[str, Any] = {'slotsPerWorker': 1}" in (package / "build.py").read_text()
+    assert '"worker": "spec.mpiReplicaSpecs.Worker.template"' in roles
+    assert '"launcher": "spec.mpiReplicaSpecs.Launcher.replicas"' in roles
+    assert 'SPEC: dict[str, Any] = {"slotsPerWorker": 1}' in (package / "build.py").read_text()
     assert (generated / "conftest.py").is_file()
     assert "class TestMpiTypeConformance(ConformanceSuite)" in (
         generated / "tests" / "test_mpi.py").read_text()
-    lint = subprocess.run([str(Path(sys.executable).parent / "ruff"), "check", "--isolated",
-                           "--select", "E,F,I,UP,B,W", "--line-length", "100", "."],
-                          cwd=generated, capture_output=True, text=True, timeout=120,
-                          check=False)
+
+
+FIRST_EDIT = "    for role in roles:\n        place"
+
+
+def test_its_code_passes_ruff_and_strict_mypy_by_its_own_config(generated: Path,
+                                                                tmp_path: Path) -> None:
+    """With the pyproject it is written with (line length, strict mypy; no options given)
+    and after the first edit an author makes: a spec field set in build.py."""
+    edited = tmp_path / "podtemplate-mpi"
+    shutil.copytree(generated, edited)
+    build = edited / "src" / "podtemplate_mpi" / "build.py"
+    text = build.read_text()
+    assert FIRST_EDIT in text
+    build.write_text(text.replace(
+        FIRST_EDIT, '    manifest["spec"]["slotsPerWorker"] = 2\n' + FIRST_EDIT))
+    tools = Path(sys.executable).parent
+    lint = subprocess.run([str(tools / "ruff"), "check", "--select", "E,F,I,UP,B,W,Q", "."],
+                          cwd=edited, capture_output=True, text=True, timeout=120, check=False)
     assert lint.returncode == 0, lint.stdout
+    typed = subprocess.run([str(tools / "mypy"), "--no-incremental"], cwd=edited,
+                           capture_output=True, text=True, timeout=600, check=False)
+    assert typed.returncode == 0, typed.stdout
+    assert "in 7 source files" in typed.stdout  # src, tests and conftest.py, as configured
 
 
 def test_its_own_tests_pass_in_a_fresh_venv(generated: Path, venv: Path) -> None:
@@ -157,7 +177,10 @@ def test_a_task_of_the_new_type_renders_and_nothing_is_lost(generated: Path,
     (["--kind", "PyTorchJob"], "the CRD is of kind 'MPIJob', not 'PyTorchJob' (fix: --kind MPIJob)"),
     (["--api-version", "kubeflow.org/v1"], "the CRD stores kubeflow.org/v2beta1, not "
      "kubeflow.org/v1 (fix: --api-version kubeflow.org/v2beta1)"),
-    (["--roles", "launcher,Worker"], "role name 'Worker' is not a lowercase DNS-1123 label"),
+    (["--roles", "launcher,Worker"], "role name 'Worker' is not a lowercase DNS-1123 label "
+     "(fix: --roles worker; a replica map's key Worker is derived from it)"),
+    (["--roles", "launcher,job_runner"], "role name 'job_runner' is not a lowercase DNS-1123 "
+     "label (fix: name roles like worker, job-runner)"),
     (["--roles", "worker,worker"], "a role is named twice"),
     (["--name", "MPI"], "task type name 'MPI' is not a lowercase name"),
 ])
@@ -193,7 +216,22 @@ def test_a_role_the_crd_does_not_place_needs_its_path(tmp_path: Path) -> None:
     written = new_plugin(*common, "--roles", "launcher,driver=spec.workerSpec.template")
     assert written.exit_code == 0, written.output
     roles = (tmp_path / "podtemplate-mpi" / "src" / "podtemplate_mpi" / "roles.py").read_text()
-    assert "'launcher': 'spec.launcherSpec.template'" in roles
-    assert "'driver': 'spec.workerSpec.template'" in roles
+    assert '"launcher": "spec.launcherSpec.template"' in roles
+    assert '"driver": "spec.workerSpec.template"' in roles
     again = new_plugin(*common, "--roles", "launcher")
     assert again.exit_code == 2 and "podtemplate-mpi exists and is not empty" in again.output
+
+
+def test_it_says_where_each_role_went_and_which_map_keys_it_guessed(tmp_path: Path) -> None:
+    """A replica map's keys are the operator's and the CRD does not list them, so a role
+    named ``workers`` becomes the key ``Workers`` without complaint: the output says so."""
+    (tmp_path / "mpi.yaml").write_text(yaml.safe_dump(mpi_crd()), encoding="utf-8")
+    result = new_plugin("mpi", "--kind", "MPIJob", "--api-version", "kubeflow.org/v2beta1",
+                        "--roles", "launcher,workers", "--crd", str(tmp_path / "mpi.yaml"),
+                        "--into", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "role workers: its pod template at spec.mpiReplicaSpecs.Workers.template" in lines
+    [check] = [line for line in lines if line.startswith("check: ")]
+    assert "the replica map keys Launcher, Workers are guessed from the role names" in check
+    assert "edit TEMPLATE_PATHS and REPLICAS_PATHS in roles.py" in check

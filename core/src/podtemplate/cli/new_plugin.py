@@ -33,7 +33,14 @@ def new_plugin_command(name: str, kind: str, api_version: str, roles: str, crd: 
     py.typed, and tests that run the conformance kit (they pass as written)."""
     from ..scaffold import new_plugin, parse_roles
 
-    root, written = new_plugin(name, kind, api_version, parse_roles(roles), crd, into)
+    root, written, plan = new_plugin(name, kind, api_version, parse_roles(roles), crd, into)
     for path in written:
         click.echo(f"wrote {path}", err=True)
+    for role, template_path in plan.roles.items():
+        click.echo(f"role {role}: its pod template at {template_path}", err=True)
+    if plan.keyed:
+        keys = ", ".join(plan.keyed.values())
+        click.echo(f"check: the replica map keys {keys} are guessed from the role names (the "
+                   f"CRD does not list them); if {plan.kind}'s operator expects others, edit "
+                   "TEMPLATE_PATHS and REPLICAS_PATHS in roles.py", err=True)
     click.echo(f"next: pip install -e '{root}[test]' && cd {root} && pytest", err=True)

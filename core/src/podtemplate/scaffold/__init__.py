@@ -21,6 +21,15 @@ __all__ = ["new_plugin", "parse_roles", "plan"]
 _NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 
+def _role_fix(role: str) -> str:
+    """A role named as an operator's replica map keys it (``JobRunner``) is written
+    lowercase with dashes; the key is derived from that again."""
+    name = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", role.strip()).lower()
+    if _NAME.fullmatch(name) and len(name) <= 63:
+        return f"--roles {name}; a replica map's key {role} is derived from it"
+    return "name roles like worker, job-runner"
+
+
 def parse_roles(text: str) -> list[tuple[str, str | None]]:
     """``a,b`` or ``a=spec.x.template,b`` as (role, template path or None) pairs."""
     pairs: list[tuple[str, str | None]] = []
@@ -28,7 +37,7 @@ def parse_roles(text: str) -> list[tuple[str, str | None]]:
         role, _, path = item.partition("=")
         if not _NAME.fullmatch(role) or len(role) > 63:
             raise ScaffoldError(f"role name {role!r} is not a lowercase DNS-1123 label",
-                                field="--roles", fix="name roles like worker, job-runner")
+                                field="--roles", fix=_role_fix(role))
         pairs.append((role, path.strip() or None))
     roles = [role for role, _ in pairs]
     if len(set(roles)) != len(roles):
@@ -55,22 +64,23 @@ def plan(name: str, kind: str, api_version: str, roles: Sequence[tuple[str, str 
                             file=str(crd), field="--api-version",
                             fix=f"--api-version {group}/{version}")
     schema = storage_schema(slimmed)
-    paths = role_paths(schema, roles)
+    paths, keyed = role_paths(schema, roles)
     spec_schema = (schema.get("properties") or {}).get("spec") or {}
     on_paths = {path.split(".")[1] for path in paths.values()
                 if path.startswith("spec.") and path.count(".") >= 2}
     replicas = {role: found for role, path in paths.items()
                 if (found := replicas_path(schema, path)) is not None}
     return (Plan(name=name, kind=kind, api_version=api_version, roles=paths,
-                 replicas=replicas,
+                 replicas=replicas, keyed=keyed,
                  crd_file=f"{group}_{names['plural']}.json",
                  spec=skeleton(spec_schema, on_paths)), dumps(slimmed))
 
 
 def new_plugin(name: str, kind: str, api_version: str, roles: Sequence[tuple[str, str | None]],
-               crd: Path, into: Path) -> tuple[Path, list[Path]]:
-    """Write the distribution ``podtemplate-<name>`` into ``into``; returns its folder
-    and the files written. Nothing is written when anything is wrong."""
+               crd: Path, into: Path) -> tuple[Path, list[Path], Plan]:
+    """Write the distribution ``podtemplate-<name>`` into ``into``; returns its folder,
+    the files written and the plan they follow. Nothing is written when anything is
+    wrong."""
     layout, crd_text = plan(name, kind, api_version, roles, crd)
     root = into / layout.distribution
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
@@ -81,4 +91,4 @@ def new_plugin(name: str, kind: str, api_version: str, roles: Sequence[tuple[str
     for path, text in texts.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-    return root, list(texts)
+    return root, list(texts), layout

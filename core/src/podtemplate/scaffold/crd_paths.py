@@ -55,15 +55,17 @@ def map_key(role: str) -> str:
 
 
 def role_paths(schema: Mapping[str, Any], roles: Sequence[tuple[str, str | None]]
-               ) -> dict[str, str]:
+               ) -> tuple[dict[str, str], dict[str, str]]:
     """Each role's template path: the one given (``role=PATH``), else the one the CRD
     shows: a replica map's entry named after the role (``spec.mpiReplicaSpecs.Worker
-    .template``), or the one pod template whose path names the role."""
+    .template``), or the one pod template whose path names the role. Second, the map
+    keys so guessed, by role: the CRD does not list a map's keys, so the operator must
+    be asked whether it knows them."""
     found = [p for p in pod_template_paths(schema) if _LIST not in p]
     maps = [p for p in found if _MAP in p]
     fixed = [p for p in found if _MAP not in p]
     shown = ", ".join(".".join(p) for p in found) or "none"
-    paths = {}
+    paths, keyed = {}, {}
     for role, given in roles:
         if given:
             paths[role] = given
@@ -72,14 +74,15 @@ def role_paths(schema: Mapping[str, Any], roles: Sequence[tuple[str, str | None]
         if len(named) == 1:
             paths[role] = ".".join(named[0])
         elif len(maps) == 1 and not named:
-            paths[role] = ".".join(map_key(role) if part == _MAP else part
+            keyed[role] = map_key(role)
+            paths[role] = ".".join(keyed[role] if part == _MAP else part
                                    for part in maps[0])
         else:
             raise ScaffoldError(
                 f"cannot tell where role '{role}' has its pod template in the CRD (pod "
                 f"templates found: {shown})", field="--roles",
                 fix=f"name its path: --roles {role}=spec.PATH.template")
-    return paths
+    return paths, keyed
 
 
 def replicas_path(schema: Mapping[str, Any], template_path: str) -> str | None:

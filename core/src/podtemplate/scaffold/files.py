@@ -3,7 +3,7 @@ Each is the shape docs/plugins.md explains, section by section."""
 
 from __future__ import annotations
 
-import pprint
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ class Plan:
     replicas: dict[str, str]  # role -> where its replica count goes, if the CRD has one
     crd_file: str  # "kubeflow.org_mpijobs.json", under crds/
     spec: dict[str, Any]  # required spec fields outside the pods, as placeholders
+    keyed: dict[str, str]  # role -> the replica map key guessed for it ("Worker")
 
     @property
     def package(self) -> str:
@@ -42,9 +43,27 @@ class Plan:
         return role.replace("-", "_")
 
 
-def _literal(value: Any) -> str:
-    """``value`` (plain data) as a Python literal."""
-    return pprint.pformat(value, sort_dicts=True, width=88)
+def _literal(value: Any, indent: int = 0) -> str:
+    """``value`` (plain data) as a Python literal in double quotes, as the rest of the
+    generated code writes strings: on one line when it fits, else one item a line."""
+    if isinstance(value, str):
+        return json.dumps(value)
+    if not isinstance(value, dict | list):
+        return repr(value)
+    items = ([f"{json.dumps(k)}: {_literal(v, indent + 4)}" for k, v in sorted(value.items())]
+             if isinstance(value, dict) else [_literal(v, indent + 4) for v in value])
+    ends = "{}" if isinstance(value, dict) else "[]"
+    flat = ends[0] + ", ".join(items) + ends[1]
+    if indent + len(flat) <= 72 or not items:
+        return flat
+    inner = " " * (indent + 4)
+    return ends[0] + "\n" + "".join(f"{inner}{item},\n" for item in items) \
+        + " " * indent + ends[1]
+
+
+def _q(text: str) -> str:
+    """``text`` as a double-quoted Python string."""
+    return json.dumps(text)
 
 
 def files(plan: Plan) -> dict[str, str]:
@@ -52,10 +71,10 @@ def files(plan: Plan) -> dict[str, str]:
     p = plan
     role_fields = "\n".join(f"    {p.field(r)}: Role = Role()" for r in p.roles)
     role_list = ", ".join(p.roles)
-    paths = "\n".join(f"    {r!r}: {path!r}," for r, path in p.roles.items())
-    replicas = "\n".join(f"    {r!r}: {path!r}," for r, path in p.replicas.items())
-    configs = "\n".join(f"        {r!r}: config.{p.field(r)}," for r in p.roles)
-    samples = "\n".join(f"            {p.field(r)}=Role(pod_template=role_templates.get({r!r})),"
+    paths = "\n".join(f"    {_q(r)}: {_q(path)}," for r, path in p.roles.items())
+    replicas = "\n".join(f"    {_q(r)}: {_q(path)}," for r, path in p.replicas.items())
+    configs = "\n".join(f"        {_q(r)}: config.{p.field(r)}," for r in p.roles)
+    samples = "\n".join(f"            {p.field(r)}=Role(pod_template=role_templates.get({_q(r)})),"
                         for r in p.roles)
     return {
         "pyproject.toml": f'''[build-system]
@@ -84,6 +103,14 @@ where = ["src"]
 
 [tool.pytest.ini_options]
 testpaths = ["tests"]
+
+# The generated code is written for these: `ruff check .` and `mypy` pass as written.
+[tool.ruff]
+line-length = 100
+
+[tool.mypy]
+strict = true
+files = ["src", "tests", "conftest.py"]
 ''',
         "README.md": f'''# {p.distribution}
 
@@ -155,7 +182,10 @@ CRD = "{p.package}:crds/{p.crd_file}"
 TEMPLATE_PATHS = {{
 {paths}
 }}
-# Where the manifest carries a role's replica count (its Role(replicas=...)).
+# Where the manifest carries a role's replica count (its Role(replicas=...)); the
+# conformance kit gives each role listed here a count of its own and checks it arrives.
+# Remove a role that always runs one pod (a launcher, a master) and refuse its
+# Role(replicas=...) in the config (a DefinitionError) or in define_roles (a BuildError).
 REPLICAS_PATHS: dict[str, str] = {{
 {replicas}
 }}
@@ -210,8 +240,9 @@ SPEC: dict[str, Any] = {_literal(p.spec)}
 def build_manifest(task: Task, roles: Sequence[RoleSpec],
                    pods: Mapping[str, dict[str, Any]], context: RenderContext
                    ) -> dict[str, Any]:
-    manifest = {{"apiVersion": API_VERSION, "kind": KIND,
-                "metadata": object_metadata(task, context), "spec": copy.deepcopy(SPEC)}}
+    manifest: dict[str, Any] = {{
+        "apiVersion": API_VERSION, "kind": KIND,
+        "metadata": object_metadata(task, context), "spec": copy.deepcopy(SPEC)}}
     for role in roles:
         place(manifest, role.template_path, pods[role.name])
         if role.replicas_path:
