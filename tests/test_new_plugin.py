@@ -103,6 +103,7 @@ def test_it_writes_a_complete_distribution(generated: Path) -> None:
     assert "MPIJobSpec" not in json.dumps(crd)  # slimmed: no descriptions
     roles = (package / "roles.py").read_text()
     assert '"worker": "spec.mpiReplicaSpecs.Worker.template"' in roles
+    assert '"worker": "spec.mpiReplicaSpecs.Worker.restartPolicy"' in roles
     assert '"launcher": "spec.mpiReplicaSpecs.Launcher.replicas"' in roles
     assert 'SPEC: dict[str, Any] = {"slotsPerWorker": 1}' in (package / "build.py").read_text()
     assert (generated / "conftest.py").is_file()
@@ -110,7 +111,7 @@ def test_it_writes_a_complete_distribution(generated: Path) -> None:
         generated / "tests" / "test_mpi.py").read_text()
 
 
-FIRST_EDIT = "    for role in roles:\n        place"
+FIRST_EDIT = "    for role in roles:\n"
 
 
 def test_its_code_passes_ruff_and_strict_mypy_by_its_own_config(generated: Path,
@@ -148,7 +149,8 @@ def test_a_task_of_the_new_type_renders_and_nothing_is_lost(generated: Path,
         from podtemplate import PodTemplate, Role, task
         from podtemplate_mpi import Mpi
 
-        GPU = PodTemplate(pod_spec={"nodeSelector": {"pool": "hpc"}})
+        GPU = PodTemplate(pod_spec={"nodeSelector": {"pool": "hpc"},
+                                    "restartPolicy": "OnFailure"})
 
 
         @task(image="ghcr.io/acme/hpc:1", task_config=Mpi(worker=Role(replicas=4,
@@ -163,6 +165,9 @@ def test_a_task_of_the_new_type_renders_and_nothing_is_lost(generated: Path,
     worker = job["spec"]["mpiReplicaSpecs"]["Worker"]
     assert worker["replicas"] == 4
     assert worker["template"]["spec"]["nodeSelector"] == {"pool": "hpc"}
+    # the operator sets each pod's restartPolicy from the replica spec's: it moves there
+    assert worker["restartPolicy"] == "OnFailure"
+    assert "restartPolicy" not in worker["template"]["spec"]
     assert worker["template"]["spec"]["containers"][0]["image"] == "ghcr.io/acme/hpc:1"
     assert "nodeSelector" not in job["spec"]["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]
     coverage = run(venv, "-c", cli, "coverage", "--plugin", "mpi", "--format", "json",

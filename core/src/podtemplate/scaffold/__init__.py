@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import ScaffoldError
 from ..schemas.slim import dumps, slim_file
-from .crd_paths import replicas_path, role_paths, skeleton, storage_schema
+from .crd_paths import replicas_path, restart_path, role_paths, skeleton, storage_schema
 from .files import Plan, files
 
 __all__ = ["new_plugin", "parse_roles", "plan"]
@@ -72,6 +72,8 @@ def plan(name: str, kind: str, api_version: str, roles: Sequence[tuple[str, str 
                 if (found := replicas_path(schema, path)) is not None}
     return (Plan(name=name, kind=kind, api_version=api_version, roles=paths,
                  replicas=replicas, keyed=keyed,
+                 restarts={role: found for role, path in paths.items()
+                           if (found := restart_path(schema, path)) is not None},
                  crd_file=f"{group}_{names['plural']}.json",
                  spec=skeleton(spec_schema, on_paths)), dumps(slimmed))
 

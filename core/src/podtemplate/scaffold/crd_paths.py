@@ -9,7 +9,8 @@ from typing import Any
 
 from ..errors import ScaffoldError
 
-__all__ = ["pod_template_paths", "replicas_path", "role_paths", "skeleton", "storage_schema"]
+__all__ = ["pod_template_paths", "replicas_path", "restart_path", "role_paths", "skeleton",
+           "storage_schema"]
 
 _MAP, _LIST = "*", "[]"
 
@@ -85,9 +86,10 @@ def role_paths(schema: Mapping[str, Any], roles: Sequence[tuple[str, str | None]
     return paths, keyed
 
 
-def replicas_path(schema: Mapping[str, Any], template_path: str) -> str | None:
-    """The ``replicas`` beside a role's template (``spec.mpiReplicaSpecs.Worker
-    .replicas``) when the CRD has an integer there, else None."""
+def _sibling(schema: Mapping[str, Any], template_path: str, name: str, kind: str
+             ) -> str | None:
+    """The path of property ``name`` of type ``kind`` beside a role's template, when the
+    CRD has one there."""
     *parents, _ = template_path.split(".")
     node: Any = schema
     for part in parents:
@@ -97,10 +99,22 @@ def replicas_path(schema: Mapping[str, Any], template_path: str) -> str | None:
         node = properties.get(part, node.get("additionalProperties"))
     if not isinstance(node, Mapping):
         return None
-    replicas = (node.get("properties") or {}).get("replicas")
-    if isinstance(replicas, Mapping) and replicas.get("type") == "integer":
-        return ".".join([*parents, "replicas"])
+    found = (node.get("properties") or {}).get(name)
+    if isinstance(found, Mapping) and found.get("type") == kind:
+        return ".".join([*parents, name])
     return None
+
+
+def replicas_path(schema: Mapping[str, Any], template_path: str) -> str | None:
+    """The ``replicas`` beside a role's template (``spec.mpiReplicaSpecs.Worker
+    .replicas``) when the CRD has an integer there, else None."""
+    return _sibling(schema, template_path, "replicas", "integer")
+
+
+def restart_path(schema: Mapping[str, Any], template_path: str) -> str | None:
+    """The ``restartPolicy`` beside a role's template (a Kubeflow replica spec's, which
+    its operator sets on every pod of the role over the template's), else None."""
+    return _sibling(schema, template_path, "restartPolicy", "string")
 
 
 def skeleton(schema: Mapping[str, Any], leave_out: set[str]) -> dict[str, Any]:

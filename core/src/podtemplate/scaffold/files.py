@@ -22,6 +22,7 @@ class Plan:
     crd_file: str  # "kubeflow.org_mpijobs.json", under crds/
     spec: dict[str, Any]  # required spec fields outside the pods, as placeholders
     keyed: dict[str, str]  # role -> the replica map key guessed for it ("Worker")
+    restarts: dict[str, str]  # role -> the replica spec's restartPolicy, if the CRD has one
 
     @property
     def package(self) -> str:
@@ -61,6 +62,12 @@ def _literal(value: Any, indent: int = 0) -> str:
         + " " * indent + ends[1]
 
 
+def _table(paths: dict[str, str]) -> str:
+    """A role -> path dict literal, one role a line."""
+    lines = "".join(f"    {_q(role)}: {_q(path)},\n" for role, path in paths.items())
+    return "{\n" + lines + "}" if lines else "{}"
+
+
 def _q(text: str) -> str:
     """``text`` as a double-quoted Python string."""
     return json.dumps(text)
@@ -71,8 +78,7 @@ def files(plan: Plan) -> dict[str, str]:
     p = plan
     role_fields = "\n".join(f"    {p.field(r)}: Role = Role()" for r in p.roles)
     role_list = ", ".join(p.roles)
-    paths = "\n".join(f"    {_q(r)}: {_q(path)}," for r, path in p.roles.items())
-    replicas = "\n".join(f"    {_q(r)}: {_q(path)}," for r, path in p.replicas.items())
+    paths, replicas, restarts = _table(p.roles), _table(p.replicas), _table(p.restarts)
     configs = "\n".join(f"        {_q(r)}: config.{p.field(r)}," for r in p.roles)
     samples = "\n".join(f"            {p.field(r)}=Role(pod_template=role_templates.get({_q(r)})),"
                         for r in p.roles)
@@ -179,22 +185,29 @@ from .config import {p.config_class}
 
 CRD = "{p.package}:crds/{p.crd_file}"
 # Where each role's PodTemplateSpec sits in the manifest, in manifest order.
-TEMPLATE_PATHS = {{
-{paths}
-}}
+TEMPLATE_PATHS = {paths}
 # Where the manifest carries a role's replica count (its Role(replicas=...)); the
 # conformance kit gives each role listed here a count of its own and checks it arrives.
 # Remove a role that always runs one pod (a launcher, a master) and refuse its
 # Role(replicas=...) in the config (a DefinitionError) or in define_roles (a BuildError).
-REPLICAS_PATHS: dict[str, str] = {{
-{replicas}
-}}
+REPLICAS_PATHS: dict[str, str] = {replicas}
+# Where the operator reads a role's restartPolicy and sets it on every pod of the role,
+# over the template's (a replica spec's): build moves a template's restartPolicy there.
+RESTART_PATHS: dict[str, str] = {restarts}
 OWNED = (
     FieldDecl("spec.containers[primary].command",
               "runs the task function via the podtemplate executor"),
     FieldDecl("spec.containers[primary].args", "names the task function and its inputs"),
 )
 CRD_SCHEMA = "CRD schema: the operator's CRD has no such field, the API server prunes it"
+
+
+def owned(role: str) -> tuple[FieldDecl, ...]:
+    """The fields the operator owns in ``role``'s pods."""
+    if role not in RESTART_PATHS:
+        return OWNED
+    return (*OWNED, FieldDecl("spec.restartPolicy", f"native: {{RESTART_PATHS[role]}} (the "
+                              "operator sets each pod's restartPolicy from it)"))
 
 
 @functools.cache
@@ -216,7 +229,7 @@ def define_roles(task: Task, context: RenderContext) -> list[RoleSpec]:
                      role=settings[role],
                      operator_layer={{"spec": {{"containers": [
                          function_entrypoint(task, context, role)]}}}},
-                     owned=OWNED, unsupported=unsupported(role),
+                     owned=owned(role), unsupported=unsupported(role),
                      replicas_path=REPLICAS_PATHS.get(role))
             for role, path in TEMPLATE_PATHS.items()]
 ''',
@@ -231,6 +244,8 @@ from typing import Any
 
 from podtemplate.plugin import RenderContext, RoleSpec, Task, object_metadata, place
 
+from .roles import RESTART_PATHS
+
 API_VERSION, KIND = "{p.api_version}", "{p.kind}"
 # The fields the CRD requires outside the pods, with placeholder values: set them from
 # the task's config.
@@ -244,7 +259,10 @@ def build_manifest(task: Task, roles: Sequence[RoleSpec],
         "apiVersion": API_VERSION, "kind": KIND,
         "metadata": object_metadata(task, context), "spec": copy.deepcopy(SPEC)}}
     for role in roles:
-        place(manifest, role.template_path, pods[role.name])
+        pod = pods[role.name]  # the build's own copy: it may change it
+        if role.name in RESTART_PATHS and "restartPolicy" in pod["spec"]:
+            place(manifest, RESTART_PATHS[role.name], pod["spec"].pop("restartPolicy"))
+        place(manifest, role.template_path, pod)
         if role.replicas_path:
             replicas = role.role.replicas if role.role is not None else None
             place(manifest, role.replicas_path, replicas or 1)
