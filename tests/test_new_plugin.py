@@ -223,6 +223,11 @@ def test_a_role_the_crd_does_not_place_needs_its_path(tmp_path: Path) -> None:
     roles = (tmp_path / "podtemplate-mpi" / "src" / "podtemplate_mpi" / "roles.py").read_text()
     assert '"launcher": "spec.launcherSpec.template"' in roles
     assert '"driver": "spec.workerSpec.template"' in roles
+    elsewhere = new_plugin(*common, "--roles", "launcher,driver=spec.runPolicy.template")
+    assert elsewhere.exit_code == 2
+    assert "--roles: spec.runPolicy.template is not a pod template in the CRD (pod templates " \
+        "found: spec.launcherSpec.template, spec.workerSpec.template) (fix: name one of them: " \
+        "--roles driver=spec.PATH.template)" in elsewhere.output
     again = new_plugin(*common, "--roles", "launcher")
     assert again.exit_code == 2 and "podtemplate-mpi exists and is not empty" in again.output
 
@@ -240,3 +245,7 @@ def test_it_says_where_each_role_went_and_which_map_keys_it_guessed(tmp_path: Pa
     [check] = [line for line in lines if line.startswith("check: ")]
     assert "the replica map keys Launcher, Workers are guessed from the role names" in check
     assert "edit TEMPLATE_PATHS and REPLICAS_PATHS in roles.py" in check
+    one = new_plugin("mpi", "--kind", "MPIJob", "--api-version", "kubeflow.org/v2beta1",
+                     "--roles", "worker", "--crd", str(tmp_path / "mpi.yaml"),
+                     "--into", str(tmp_path / "one"))
+    assert "check: the replica map key Worker is guessed" in one.output

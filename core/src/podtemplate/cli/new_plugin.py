@@ -40,7 +40,8 @@ def new_plugin_command(name: str, kind: str, api_version: str, roles: str, crd: 
         click.echo(f"role {role}: its pod template at {template_path}", err=True)
     if plan.keyed:
         keys = ", ".join(plan.keyed.values())
-        click.echo(f"check: the replica map keys {keys} are guessed from the role names (the "
+        some = f"keys {keys} are" if len(plan.keyed) > 1 else f"key {keys} is"
+        click.echo(f"check: the replica map {some} guessed from the role names (the "
                    f"CRD does not list them); if {plan.kind}'s operator expects others, edit "
                    "TEMPLATE_PATHS and REPLICAS_PATHS in roles.py", err=True)
     click.echo(f"next: pip install -e '{root}[test]' && cd {root} && pytest", err=True)

@@ -55,6 +55,13 @@ def map_key(role: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in role.split("-"))
 
 
+def _matches(given: str, found: tuple[str, ...]) -> bool:
+    """Whether the path ``given`` names the pod template at ``found`` (``*`` a map key)."""
+    parts = given.split(".")
+    return len(parts) == len(found) and all(
+        want in (part, _MAP) for part, want in zip(parts, found, strict=True))
+
+
 def role_paths(schema: Mapping[str, Any], roles: Sequence[tuple[str, str | None]]
                ) -> tuple[dict[str, str], dict[str, str]]:
     """Each role's template path: the one given (``role=PATH``), else the one the CRD
@@ -69,6 +76,11 @@ def role_paths(schema: Mapping[str, Any], roles: Sequence[tuple[str, str | None]
     paths, keyed = {}, {}
     for role, given in roles:
         if given:
+            if not any(_matches(given, p) for p in found):
+                raise ScaffoldError(
+                    f"{given} is not a pod template in the CRD (pod templates found: "
+                    f"{shown})", field="--roles",
+                    fix=f"name one of them: --roles {role}=spec.PATH.template")
             paths[role] = given
             continue
         named = [p for p in fixed if any(_squash(role) in _squash(part) for part in p)]
