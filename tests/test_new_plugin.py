@@ -107,6 +107,9 @@ def test_it_writes_a_complete_distribution(generated: Path) -> None:
     assert '"launcher": "spec.mpiReplicaSpecs.Launcher.replicas"' in roles
     assert 'SPEC: dict[str, Any] = {"slotsPerWorker": 1}' in (package / "build.py").read_text()
     assert (generated / "conftest.py").is_file()
+    readme = (generated / "README.md").read_text()
+    assert "podtemplate crd slim UPSTREAM.yaml --into src/podtemplate_mpi/crds --repository " \
+        "OWNER/NAME \\\n    --path PATH" in readme
     assert "class TestMpiTypeConformance(ConformanceSuite)" in (
         generated / "tests" / "test_mpi.py").read_text()
 

@@ -131,6 +131,16 @@ pip install -e '.[test]'
 pytest                       # the conformance kit and the plugin's own tests
 podtemplate coverage --plugin {p.name}
 ```
+
+`src/{p.package}/crds/{p.crd_file}` is the operator's CRD as
+`new-plugin` slimmed it.
+Record where it came from (`podtemplate plugins` then names the operator); the same
+command with `--check` exits 1 when the shipped files are stale:
+
+```sh
+podtemplate crd slim UPSTREAM.yaml --into src/{p.package}/crds --repository OWNER/NAME \\
+    --path PATH --ref TAG --commit SHA --license SPDX --operator "NAME VERSION"
+```
 ''',
         "conftest.py": '''\
 """Loads the conformance kit's pytest plugin (fixtures, assertion rewriting)."""
