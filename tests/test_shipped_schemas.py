@@ -1,21 +1,21 @@
 """The repository stands alone: every task type that renders custom resources ships the
 CRD of the operator version it targets, with its source, version and licence beside it,
-and scripts/gen_crd.py makes such files from an upstream CRD."""
+and ``podtemplate crd slim`` makes such files from an upstream CRD."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from importlib import resources
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 import yaml
+from click.testing import CliRunner, Result
+from podtemplate.cli.main import main
 from podtemplate.dispatch import build_plugin_manager, task_types
 from podtemplate.schemas import shipped_crd
+from podtemplate.schemas.slim import dumps, slim
 
 REPO = Path(__file__).resolve().parents[1]
 TARGETS = {  # task type -> {kind: (operator, licence)}; the first kind is the type's own
@@ -29,23 +29,12 @@ TARGETS = {  # task type -> {kind: (operator, licence)}; the first kind is the t
 }
 
 
-def script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, REPO / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def gen() -> ModuleType:
-    return script("gen_crd")
+def crd_slim(*args: str) -> Result:
+    return CliRunner().invoke(main, ["crd", "slim", *args], catch_exceptions=False)
 
 
 @pytest.mark.parametrize("type_name", sorted(TARGETS))
-def test_each_custom_resource_type_ships_its_operators_crd(type_name: str,
-                                                           gen: ModuleType) -> None:
+def test_each_custom_resource_type_ships_its_operators_crd(type_name: str) -> None:
     task_type = task_types(build_plugin_manager())[type_name]
     crds = {shipped_crd(location).kind: location for location in task_type.crds}
     assert list(crds) == list(TARGETS[type_name])
@@ -61,8 +50,9 @@ def test_each_custom_resource_type_ships_its_operators_crd(type_name: str,
         assert len(upstream["commit"]) == 40 and len(upstream["sha256"]) == 64
         package, _, resource = location.partition(":")
         text = resources.files(package).joinpath(resource).read_text(encoding="utf-8")
-        # Made by the script, not edited: slimming the shipped file gives it back.
-        assert gen.dumps(gen.slim(json.loads(text))) == text
+        # Made by the command, not edited: slimming the shipped file gives it back.
+        assert dumps(slim(json.loads(text))) == text
+        assert crd.source["generated_by"] == "podtemplate crd slim"
 
 
 def test_a_crd_that_cannot_be_read_is_a_plugin_error() -> None:
@@ -92,12 +82,13 @@ PROVENANCE = ["--repository", "example/operator", "--path", "crds/jobs.yaml", "-
               "--commit", "0" * 40, "--license", "Apache-2.0", "--operator", "Example v1.0.0"]
 
 
-def test_the_script_slims_and_records_the_source(gen: ModuleType, tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_slims_and_records_the_source(tmp_path: Path) -> None:
     upstream = tmp_path / "jobs.yaml"
     upstream.write_text("---\n" + yaml.safe_dump(upstream_crd()), encoding="utf-8")
     into = tmp_path / "crds"
-    assert gen.main([str(upstream), "--into", str(into), *PROVENANCE]) == 0
+    result = crd_slim(str(upstream), "--into", str(into), *PROVENANCE)
+    assert result.exit_code == 0, result.output
+    assert f"wrote {into / 'example.com_jobs.json'}" in result.output
     shipped = json.loads((into / "example.com_jobs.json").read_text(encoding="utf-8"))
     [version] = shipped["spec"]["versions"]
     assert version["name"] == "v1"
@@ -109,27 +100,41 @@ def test_the_script_slims_and_records_the_source(gen: ModuleType, tmp_path: Path
     assert "served but not shipped: v1beta1" in source["slimmed"]
     # The same upstream again: no options needed, nothing changes, --check agrees.
     before = {p.name: p.read_text() for p in into.iterdir()}
-    assert gen.main([str(upstream), "--into", str(into)]) == 0
+    assert crd_slim(str(upstream), "--into", str(into)).exit_code == 0
     assert {p.name: p.read_text() for p in into.iterdir()} == before
-    assert gen.main([str(upstream), "--into", str(into), "--check"]) == 0
+    assert crd_slim(str(upstream), "--into", str(into), "--check").exit_code == 0
+    # Without --into: the slimmed CRD on stdout, as shipped.
+    printed = crd_slim(str(upstream))
+    assert printed.exit_code == 0 and printed.stdout == before["example.com_jobs.json"]
     # A different upstream file: refused without its ref and commit; --check says stale.
     upstream.write_text(yaml.safe_dump(upstream_crd("a newer job")), encoding="utf-8")
-    assert gen.main([str(upstream), "--into", str(into), "--check"]) == 1
-    assert gen.main([str(upstream), "--into", str(into)]) == 2
-    assert "give --ref and --commit" in capsys.readouterr().err
+    stale = crd_slim(str(upstream), "--into", str(into), "--check")
+    assert stale.exit_code == 1 and "stale: " in stale.output
+    refused = crd_slim(str(upstream), "--into", str(into))
+    assert refused.exit_code == 2
+    assert refused.output.splitlines() == [
+        f"error: {upstream}: this upstream file is not the one recorded (fix: give --ref "
+        "and --commit (and the other provenance options that changed))"]
     assert {p.name: p.read_text() for p in into.iterdir()} == before
 
 
-def test_the_script_refuses_what_is_not_one_crd(gen: ModuleType, tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_refuses_what_is_not_one_crd(tmp_path: Path) -> None:
     upstream = tmp_path / "two.yaml"
     upstream.write_text(yaml.safe_dump(upstream_crd()) + "---\n"
                         + yaml.safe_dump(upstream_crd()), encoding="utf-8")
-    assert gen.main([str(upstream), "--into", str(tmp_path / "out"), *PROVENANCE]) == 2
-    assert "expected one CustomResourceDefinition, found 2" in capsys.readouterr().err
+    result = crd_slim(str(upstream), "--into", str(tmp_path / "out"), *PROVENANCE)
+    assert result.exit_code == 2
+    assert "expected one CustomResourceDefinition, found 2" in result.output
     assert not (tmp_path / "out").exists()
     fresh = tmp_path / "fresh.yaml"
     fresh.write_text(yaml.safe_dump(upstream_crd()), encoding="utf-8")
-    assert gen.main([str(fresh), "--into", str(tmp_path / "out"), "--ref", "v1",
-                     "--commit", "0" * 40]) == 2
-    assert "provenance unknown, give --repository" in capsys.readouterr().err
+    result = crd_slim(str(fresh), "--into", str(tmp_path / "out"), "--ref", "v1",
+                      "--commit", "0" * 40)
+    assert result.exit_code == 2
+    assert "provenance unknown (fix: give --repository, --path" in result.output
+    for text in ("{not: [yaml", "kind: CustomResourceDefinition\nspec: {}\n"):
+        fresh.write_text(text, encoding="utf-8")
+        result = crd_slim(str(fresh))
+        assert result.exit_code == 2 and len(result.output.splitlines()) == 1, result.output
+        assert "Traceback" not in result.output
+    assert crd_slim(str(tmp_path / "missing.yaml")).exit_code == 2

@@ -279,7 +279,7 @@ def test_no_crd_no_green() -> None:
     kit = Kit("undeclared-crd", extra_plugins=[UndeclaredCrd()])
     reason = crd_missing_reason(kit) or ""
     assert "declares no CRD for kubeflow.org/v1 PyTorchJob" in reason
-    assert "scripts/gen_crd.py" in reason and "crds=" in reason
+    assert "podtemplate crd slim" in reason and "crds=" in reason
     assert crd_findings(kit) == []
     assert crd_missing_reason(Kit("breaks-crd", extra_plugins=[BreaksCrd()])) is None
     plugin = UndeclaredCrd()

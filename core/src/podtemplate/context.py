@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from .platform import Platform
@@ -22,7 +24,8 @@ if TYPE_CHECKING:
     from .files.store import TemplateStore
     from .model.templates import PodTemplate
 
-__all__ = ["MEMO_LIMIT", "RenderContext", "RenderWarning", "Stash", "StashKey", "memo"]
+__all__ = ["MEMO_LIMIT", "PlatformSettings", "RenderContext", "RenderWarning", "Stash",
+           "StashKey", "memo"]
 
 _STORE = StashKey["TemplateStore | None"]("the template store of the render")
 
@@ -39,6 +42,32 @@ class RenderWarning:
         where = [p for p in (self.task and f"task '{self.task}'",
                              self.role and f"role '{self.role}'", self.field) if p]
         return f"{', '.join(where)}: {self.message}" if where else self.message
+
+
+@dataclass(frozen=True)
+class PlatformSettings:
+    """The settings of platform.yaml a plugin may read (``context.platform_settings``),
+    each as core applies it; the rest of the platform is core's to apply.
+
+    - ``namespace``: the namespace of rendered objects (None: the context's namespace);
+    - ``gpu_resource_name``: the resource ``Resources(gpu=N)`` becomes
+      (``gpuResourceName``, default ``nvidia.com/gpu``);
+    - ``accelerator_label``: the node label ``@task(accelerator=...)`` selects on
+      (``acceleratorLabel``);
+    - ``default_image``: the primary container's image when no layer sets one
+      (``defaultImage``), or None;
+    - ``default_requests`` / ``default_limits``: what ``defaultResources`` fills in where
+      the primary container leaves a resource unset (read only);
+    - ``run_id``: ``render --run-id``, ending every object name, or None.
+    """
+
+    namespace: str | None
+    gpu_resource_name: str
+    accelerator_label: str
+    default_image: str | None
+    default_requests: Mapping[str, str]
+    default_limits: Mapping[str, str]
+    run_id: str | None
 
 
 @dataclass
@@ -64,6 +93,18 @@ class RenderContext:
     @property
     def namespace(self) -> str | None:
         return self.platform.namespace
+
+    @cached_property
+    def platform_settings(self) -> PlatformSettings:
+        """The platform settings a plugin may read, typed and read only."""
+        platform = self.platform
+        return PlatformSettings(
+            namespace=platform.namespace, gpu_resource_name=platform.gpu_resource_name,
+            accelerator_label=platform.accelerator_label,
+            default_image=platform.default_image,
+            default_requests=MappingProxyType(dict(platform.default_resources.requests)),
+            default_limits=MappingProxyType(dict(platform.default_resources.limits)),
+            run_id=self.run_id)
 
     def warn(self, message: str, *, task: str | None = None, role: str | None = None,
              field: str | None = None) -> None:

@@ -26,6 +26,9 @@ __all__ = [
     "InputError",
     "PluginError",
     "MissingPluginError",
+    "BuildError",
+    "CrdFileError",
+    "ScaffoldError",
     "ManifestValidationError",
     "OutputError",
     "InternalError",
@@ -97,16 +100,60 @@ class PodTemplateError(Exception):
 
 
 def brief(value: object, limit: int = 60) -> str:
-    """``repr(value)`` cut to ``limit`` characters: a message quotes what the user gave
-    without growing to the size of a hostile input (or calling a costly ``repr``)."""
+    """``value`` as a message quotes it, cut to ``limit`` characters: a message names what
+    the user gave (``Role(replicas=4)``, ``[Role()]``) without growing to the size of a
+    hostile input or calling an object's own ``repr`` (which may be costly or raise).
+    Scalars are their ``repr``; lists, tuples, dicts and config objects (pydantic models)
+    are spelled from their parts; any other object is ``<Type object>``."""
+    text = _spell(value, limit)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _spell(value: object, budget: int, depth: int = 0) -> str:
+    """``value`` spelled out, each level stopping once ``budget`` characters are written
+    and nesting at most four levels (a list holding itself ends)."""
     if isinstance(value, (str, int, float, bool, type(None))):
         try:
-            text = repr(value)
+            return repr(value)
         except ValueError:  # an integer too long to print
-            text = f"<integer of about {value.bit_length() * 3 // 10} digits>"  # type: ignore[union-attr]
-    else:
-        text = f"<{type(value).__name__} object>"
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+            return f"<integer of about {value.bit_length() * 3 // 10} digits>"  # type: ignore[union-attr]
+    if depth >= 4:
+        return "..."
+    if isinstance(value, dict):
+        pairs = (f"{_spell(k, budget, depth + 1)}: {_spell(v, budget, depth + 1)}"
+                 for k, v in value.items())
+        return "{" + _joined(pairs, budget) + "}"
+    if isinstance(value, (list, tuple)):
+        items = _joined((_spell(item, budget, depth + 1) for item in value), budget)
+        if isinstance(value, list):
+            return f"[{items}]"
+        return f"({items},)" if len(value) == 1 else f"({items})"
+    fields = _model_fields(value)
+    if fields is not None:
+        parts = (f"{name}={_spell(given, budget, depth + 1)}" for name in fields
+                 if (given := getattr(value, name, None)) not in (None, {}, [], ()))
+        return f"{type(value).__name__}({_joined(parts, budget)})"
+    return f"<{type(value).__name__} object>"
+
+
+def _model_fields(value: object) -> list[str] | None:
+    """The fields a pydantic model was given, in declaration order; None for another
+    object (read from the class, so no user code runs)."""
+    declared = getattr(type(value), "model_fields", None)
+    given = getattr(value, "__pydantic_fields_set__", None)
+    if not isinstance(declared, dict) or not isinstance(given, (set, frozenset)):
+        return None
+    return [name for name in declared if name in given]
+
+
+def _joined(parts: Iterable[str], budget: int) -> str:
+    """``parts`` joined with ``, ``, ending in ``...`` once ``budget`` is spent."""
+    text = ""
+    for part in parts:
+        if len(text) >= budget:
+            return text + ", ..."
+        text += (", " if text else "") + part
+    return text
 
 
 def _distance(a: str, b: str, limit: int) -> int:
@@ -243,6 +290,27 @@ class PluginError(PodTemplateError):
 
 class MissingPluginError(PluginError):
     """A task needs a task type whose plugin distribution is not installed."""
+
+
+class BuildError(PodTemplateError):
+    """A task type's hook cannot build the task as its user configured it: the class a
+    plugin raises in ``podtemplate_define_roles`` or ``podtemplate_build_manifests`` for
+    settings its operator refuses (a port the operator owns, two settings that exclude
+    each other). Give ``role``, ``field`` (the path the user wrote) and ``fix``; core adds
+    the task. Bad input: the CLI prints it as one line and exits 2. A plugin's own bug is
+    not a ``BuildError``: let it raise, and the CLI reports an internal error."""
+
+
+class CrdFileError(PodTemplateError):
+    """An operator's CRD file cannot be shipped (``podtemplate crd slim``): unreadable,
+    not exactly one CustomResourceDefinition, no storage version, or its provenance
+    unknown."""
+
+
+class ScaffoldError(PodTemplateError):
+    """``podtemplate new-plugin`` cannot write the distribution asked for: a name that is
+    no task type name, a CRD of another kind, a role whose pod template it cannot find,
+    a folder that is not empty."""
 
 
 class ManifestValidationError(PodTemplateError):

@@ -5,11 +5,15 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .context import RenderContext
+from .errors import PluginError
 from .model.naming import object_name_limit, with_run_id
 from .model.task import Task
+
+if TYPE_CHECKING:
+    from .model.roles import RoleSpec
 
 __all__ = [
     "DEFAULT_CONTAINER_ANNOTATION",
@@ -29,6 +33,7 @@ __all__ = [
     "system_annotations",
     "place",
     "pod_manifest",
+    "primary_container",
 ]
 
 # The labels podtemplate puts on every object and pod it renders, spelled here only.
@@ -170,3 +175,26 @@ def _segments(path: str) -> tuple[str | int | None, ...]:
             digits = index.removesuffix("]")
             segments.append(int(digits) if digits.isdigit() else None)
     return tuple(segments)
+
+
+def primary_container(pod: Mapping[str, Any], role: RoleSpec | None = None) -> dict[str, Any]:
+    """The primary container of a role's resolved pod (a ``v1 Pod`` or a PodTemplateSpec):
+    the one named ``role.container_name`` (``pytorch`` on a PyTorchJob's pods), else the
+    one the pod's ``kubectl.kubernetes.io/default-container`` annotation names (core sets
+    it on every pod it resolves), else the first container. A :class:`PluginError` when
+    the pod has no such container."""
+    spec = pod.get("spec") or {}
+    containers = spec.get("containers") or []
+    name = (role.container_name if role is not None else None) or (
+        (pod.get("metadata") or {}).get("annotations") or {}).get(DEFAULT_CONTAINER_ANNOTATION)
+    if name is None and containers:
+        first: dict[str, Any] = containers[0]
+        return first
+    for container in containers:
+        if container.get("name") == name:
+            found: dict[str, Any] = container
+            return found
+    raise PluginError(f"the pod has no primary container {name!r}" if name else
+                      "the pod has no container",
+                      role=role.name if role is not None else None, field="spec.containers",
+                      fix="pass the pod found at the role's template_path, as resolved")

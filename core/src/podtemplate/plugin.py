@@ -8,8 +8,11 @@ through a new task type built on these names.
 
 from __future__ import annotations
 
-from .context import RenderContext, RenderWarning
+from decimal import Decimal
+
+from .context import PlatformSettings, RenderContext, RenderWarning
 from .errors import (
+    BuildError,
     DefinitionError,
     InvalidNameError,
     InvalidPodSpecError,
@@ -33,6 +36,7 @@ from .manifest import (
     object_name,
     place,
     pod_manifest,
+    primary_container,
 )
 from .merge.aliases import DEFAULT_CONTAINER, DEFAULT_INIT_CONTAINER, PRIMARY_CONTAINER
 from .migration import (
@@ -43,6 +47,7 @@ from .migration import (
     take_alias,
     warn_alias,
 )
+from .model import names as _names
 from .model.names import (
     MAX_OBJECT_NAME,
     check_dns1035_label,
@@ -52,14 +57,13 @@ from .model.names import (
     check_label_key,
     check_label_value,
     check_quantity,
-    dns1123_label_ok,
-    parse_quantity,
     to_dns1123,
 )
 from .model.naming import check_task_name, derive_object_name
 from .model.podspec import validate_pod_spec, validate_pod_template_spec
 from .model.roles import (
     POD_ROLE,
+    REMOVE,
     SCHEDULING_FIELDS,
     FieldDecl,
     RoleSpec,
@@ -82,12 +86,11 @@ from .model.templates import (
     scalar_text,
 )
 from .policy import NOT_SET, Origin, PolicySubject, Provenance, Violation
-from .resolve import kinds as layer_kinds
-from .resolve.kinds import LayerKind
-from .resolve.layers import Layer
-from .resolve.pod import late_platform_layers, task_layers
+from .resolve.views import TemplateLayer, template_layers
 from .runtime import function_entrypoint
-from .schemas.pruning import CrdPodSchema, crd_pod_schema
+from .schemas import pruning as _pruning
+from .schemas.crd import Crd as _Crd
+from .schemas.pruning import CrdPodSchema
 from .stash import StashKey
 
 __all__ = [
@@ -97,6 +100,7 @@ __all__ = [
     "RoleSpec",
     "FieldDecl",
     "WhenField",
+    "REMOVE",
     "SCHEDULING_FIELDS",
     "POD_ROLE",
     "single_pod_role",
@@ -117,6 +121,7 @@ __all__ = [
     "Role",
     "Task",
     "RenderContext",
+    "PlatformSettings",
     "StashKey",
     "RenderWarning",
     "config_of",
@@ -142,16 +147,14 @@ __all__ = [
     "object_name",
     "place",
     "pod_manifest",
-    "late_platform_layers",
-    "task_layers",
+    "primary_container",
+    "TemplateLayer",
+    "template_layers",
     "SYSTEM_LABELS",
     "TASK_LABEL",
     "TASK_TYPE_LABEL",
     "ROLE_LABEL",
     "DEFAULT_CONTAINER_ANNOTATION",
-    "Layer",
-    "LayerKind",
-    "layer_kinds",
     # checks at definition time
     "check_dns1035_label",
     "check_dns1123_label",
@@ -177,6 +180,7 @@ __all__ = [
     "Origin",
     "NOT_SET",
     # errors
+    "BuildError",
     "DefinitionError",
     "InvalidNameError",
     "InvalidPodSpecError",
@@ -185,3 +189,24 @@ __all__ = [
     "PluginError",
     "PodTemplateError",
 ]
+
+
+# Plain functions over core's cached ones: the cache is core's (its size, its clearing),
+# not part of the plugin API.
+def dns1123_label_ok(value: str) -> bool:
+    """Whether the string ``value`` is a DNS-1123 label (the check, without an error)."""
+    return _names.dns1123_label_ok(value)
+
+
+def parse_quantity(value: str) -> Decimal:
+    """The numeric value of a (valid) quantity: ``"500m"`` -> 0.5, ``"1Gi"`` ->
+    1073741824; an :class:`InvalidQuantityError` for another string."""
+    return _names.parse_quantity(value)
+
+
+def crd_pod_schema(crd: str | _Crd, template_path: str, version: str | None = None
+                   ) -> CrdPodSchema:
+    """The pod schema at ``template_path`` of ``crd`` (a shipped CRD named as
+    ``TaskType.crds`` names it, or a loaded one), in ``version`` (default: the first
+    served): ``.newer_fields()`` and ``.pruned(pod)`` say which pod fields it prunes."""
+    return _pruning.crd_pod_schema(crd, template_path, version)

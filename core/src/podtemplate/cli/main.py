@@ -26,7 +26,9 @@ __all__ = ["main"]
 _COMMANDS = {
     "apply": (".apply", "apply_command"),
     "explain": (".explain", "explain_command"),
+    "new-plugin": (".new_plugin", "new_plugin_command"),
     "coverage": (".info", "coverage_command"),
+    "crd": (".crd", "crd_command"),
     "plugins": (".info", "plugins_command"),
     "validate": (".validate", "validate_command"),
 }

@@ -1,13 +1,13 @@
 """Declarations are checked, not trusted.
 
 - ``owned``: the operator layer must set the field, and the role's pod must hold exactly
-  that value. A field the operator fills in only when it creates the pod (a name, an
-  address, a generated command) is declared with a reason starting ``runtime:``; the
-  matrix shows it as such, and the plugin may leave it out or remove it. Such a
-  declaration that exempts a probed field must be founded: the operator layer sets or
-  removes the field, a ``native:`` declaration maps it, or the operator's CRD names it
-  beside the role's pod template (in a description there); a field the build merely
-  drops is lost, whatever the reason says.
+  that value; a field it sets to ``REMOVE`` must be absent from the role's pod. A field
+  the operator fills in only when it creates the pod (a name, an address, a generated
+  command) is declared with a reason starting ``runtime:``; the matrix shows it as such,
+  and the plugin may leave it out or remove it. Such a declaration that exempts a probed
+  field must be founded: the operator layer sets or removes the field, a ``native:``
+  declaration maps it, or the operator's CRD names it beside the role's pod template (in a
+  description there); a field the build merely drops is lost, whatever the reason says.
 - ``native: <path>``: the CRD must keep ``<path>`` (the probe checks the value is there).
 - A conditional declaration (``FieldDecl(when=WhenField(...))``) is checked as above
   where its condition holds in the plain sample task's pod.
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import PodTemplateError
-from ..model.roles import FieldDecl, RoleSpec, WhenField, applies, covers
+from ..model.roles import REMOVE, FieldDecl, RoleSpec, WhenField, applies, covers
 from ..model.templates import PodTemplate
 from .compare import MISSING, contains, field_value, overlap, walk
 from .pod_checks import crd_of
@@ -269,14 +269,20 @@ def _owned(kit: Kit, role: RoleSpec, decl: FieldDecl, located: RolePod | None
     operator = role.container_name or "primary"
     value = declared_value(role.operator_layer, decl.path, operator)
     if value is MISSING or value is None:
-        how = "removes it" if value is None else "does not set it"
+        how = ("removes it with None: write REMOVE if the operator really removes it"
+               if value is None else "does not set it")
         return [Finding("declaration", kit.plugin, f"declared operator-owned ({decl.reason}),"
-                        f" but the operator layer {how}: an owned field is set by the "
+                        f" but the operator layer {how}; an owned field is set by the "
                         "operator layer; if the operator fills it in when it creates the "
                         f"pod, start the reason with {RUNTIME!r}", role=role.name,
                         field=decl.path, layer="operator layer (layer 7)")]
-    value = reference_merge({}, {"value": value}, root="").get("value")  # no directives
     actual = declared_value(located.pod, decl.path, located.primary)
+    if value is REMOVE:  # the operator removes the field
+        return [] if actual is MISSING else [Finding(
+            "declaration", kit.plugin, "declared operator-owned and removed by the operator "
+            f"layer (REMOVE), but the role's pod holds {actual!r}", role=role.name,
+            field=decl.path, layer="operator layer (layer 7)")]
+    value = reference_merge({}, {"value": value}, root="").get("value")  # no directives
     if contains(actual, value):
         return []
     return [Finding("declaration", kit.plugin, f"declared operator-owned: the operator "

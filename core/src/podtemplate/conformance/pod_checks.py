@@ -60,7 +60,7 @@ def crd_missing_reason(kit: Kit) -> str | None:
     if _main_crd(kit, index) is not None:
         return None
     return (f"task type '{info.name}' declares no CRD for {info.api_version} {info.kind}: "
-            "ship the operator's CRD with scripts/gen_crd.py and declare it in "
+            "ship the operator's CRD with podtemplate crd slim and declare it in "
             "TaskType(crds=...), so manifests are validated and pruned fields detected")
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import enum
 import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, TypeVar
 
 from pydantic import BaseModel
 
@@ -17,8 +18,9 @@ if TYPE_CHECKING:
     from .task import Task
 
 
-__all__ = ["FieldDecl", "POD_ROLE", "RoleSpec", "TaskType", "SCHEDULING_FIELDS", "WhenField",
-           "applies", "config_of", "covers", "single_pod_role"]
+__all__ = ["FieldDecl", "POD_ROLE", "REMOVE", "Remove", "RoleSpec", "TaskType",
+           "SCHEDULING_FIELDS", "WhenField", "applies", "config_of", "covers",
+           "removals_as_null", "single_pod_role"]
 
 # The pod fields a role with ``inherit="scheduling"`` takes from the task's own layers:
 # what it needs to be scheduled where the task may run, and nothing that costs resources.
@@ -58,6 +60,48 @@ class WhenField:
 
     def __str__(self) -> str:
         return f"when {self.path} is {json.dumps(self.value)}"
+
+
+class Remove(enum.Enum):
+    """The type of :data:`REMOVE`."""
+
+    REMOVE = "REMOVE"
+
+    def __repr__(self) -> str:
+        return "REMOVE"
+
+
+# In an operator layer, the value of a field the operator owns and removes from the role's
+# pods whatever a lower layer set (``{"name": "worker", "args": REMOVE}``). A plain None
+# removes too, but the conformance kit takes an owned field set to None for a field the
+# plugin drops by mistake: REMOVE says the removal is meant. An empty list is a value.
+REMOVE: Final = Remove.REMOVE
+
+
+def removals_as_null(fragment: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``fragment`` with every :data:`REMOVE` as the merge's null (which removes), or
+    ``fragment`` itself when it holds none."""
+    return fragment if not _holds_remove(fragment) else _nulled(fragment)
+
+
+def _holds_remove(node: Any) -> bool:
+    if node is REMOVE:
+        return True
+    if isinstance(node, Mapping):
+        return any(_holds_remove(value) for value in node.values())
+    if isinstance(node, list):
+        return any(_holds_remove(item) for item in node)
+    return False
+
+
+def _nulled(node: Any) -> Any:
+    if node is REMOVE:
+        return None
+    if isinstance(node, Mapping):
+        return {key: _nulled(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_nulled(item) for item in node]
+    return node
 
 
 @dataclass(frozen=True)
@@ -100,7 +144,9 @@ class RoleSpec:
       None keeps the task template's own primary name.
     - ``role``: the user's role config (layers 5 and 6), if any.
     - ``operator_layer``: a PodTemplateSpec fragment that is folded last (layer 7); name the
-      primary container ``container_name`` (or ``"primary"`` when that is None).
+      primary container ``container_name`` (or ``"primary"`` when that is None). A field
+      set to :data:`REMOVE` is removed from the role's pod, whatever a lower layer set;
+      declare it ``owned`` like any field the operator layer sets.
     - ``owned`` / ``unsupported``: fields declared operator-owned or unsupported, with reasons.
     - ``inherit``: ``"all"`` takes every task layer; ``"scheduling"`` takes only
       :data:`SCHEDULING_FIELDS` and labels/annotations from the task's template and override
@@ -189,7 +235,7 @@ class TaskType:
     - ``crds``: for custom resources, the CRDs of the operator version it targets, shipped
       as package data and named ``"package:resource"``
       (``"podtemplate_pytorch:crds/kubeflow.org_pytorchjobs.json"``, written by
-      ``scripts/gen_crd.py``); every custom resource the task type renders is validated
+      ``podtemplate crd slim``); every custom resource the task type renders is validated
       against them, at render time, by ``podtemplate validate`` and by the conformance kit.
       Empty by default.
     - ``settings``: the pydantic model of the type's ``taskTypes.<name>`` section of

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import PodTemplateError
 from ..files.store import find_template
 from ..merge.aliases import PRIMARY_CONTAINER
-from ..model.roles import RoleSpec
+from ..model.roles import RoleSpec, removals_as_null
 from ..model.task import Task
 from ..model.templates import PodTemplate, Role, normalize_env
 from ..policy.enforce import enforce_layer
@@ -118,7 +118,8 @@ def late_platform_layers(context: RenderContext) -> list[Layer]:
 
 def operator_layer(task: Task, role_spec: RoleSpec) -> Layer:
     """Layer 7: the fields the task type's operator requires, for one role."""
-    return Layer(f"{OPERATOR.name} ({task.task_type})", role_spec.operator_layer,
+    return Layer(f"{OPERATOR.name} ({task.task_type})",
+                 removals_as_null(role_spec.operator_layer),
                  role_spec.container_name or PRIMARY_CONTAINER, kind=OPERATOR)
 
 

@@ -1,7 +1,7 @@
 """Custom resources checked against their CRD's structural schema, offline.
 
 A task type declares the CRDs of its operator (``TaskType.crds``: files its package ships
-as data, written by ``scripts/gen_crd.py``); :func:`shipped_crd` reads one once per
+as data, written by ``podtemplate crd slim``); :func:`shipped_crd` reads one once per
 process. Validation checks what the API server checks from the schema alone: types,
 ``required``, ``enum``, ``nullable``, ``x-kubernetes-int-or-string``, bounds and patterns,
 and the uniqueness of ``x-kubernetes-list-type: map|set`` items. Unknown fields are
@@ -90,7 +90,7 @@ class Crd:
 def shipped_crd(location: str) -> Crd:
     """The CRD a package ships, named ``"package:resource"``
     (``"podtemplate_pytorch:crds/kubeflow.org_pytorchjobs.json"``, as ``TaskType.crds``
-    names it; JSON as ``scripts/gen_crd.py`` writes it, or YAML), with the
+    names it; JSON as ``podtemplate crd slim`` writes it, or YAML), with the
     ``<stem>.source.json`` beside it when there is one; read once per process."""
     from ..errors import PluginError
 
@@ -103,9 +103,9 @@ def shipped_crd(location: str) -> Crd:
     except (ModuleNotFoundError, OSError, ValueError) as error:
         raise PluginError(f"the CRD {location!r} cannot be read: {error}",
                           fix="name it 'package:path/in/package.json' and ship the file as "
-                          "package data (scripts/gen_crd.py writes it)") from None
+                          "package data (podtemplate crd slim writes it)") from None
     stem, _, suffix = name.rpartition(".")
-    if suffix in ("yaml", "yml"):  # as upstream ships it; scripts/gen_crd.py writes JSON
+    if suffix in ("yaml", "yml"):  # as upstream ships it; podtemplate crd slim writes JSON
         document = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     else:
         document = json.loads(text, object_pairs_hook=_intern)

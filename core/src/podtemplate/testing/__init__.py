@@ -16,6 +16,7 @@ from ..conformance.kit import Kit, SampleTaskFactory
 from ..conformance.probe import Probe, ProbeField, build_probe, default_probe
 from ..conformance.results import LAYER_NAMES, LAYERS, NATIVE, Finding, Outcome
 from ..dispatch import build_manifests, define_roles, task_types
+from ..manifest import primary_container
 from ..schemas.crd import Crd, CrdProblem, shipped_crd, validate_custom_resource
 from ..schemas.source import SchemaSource, load_schema_source
 from .assertions import (
@@ -37,6 +38,7 @@ from .sizing import examples
 
 if TYPE_CHECKING:
     from .conformance import ConformanceSuite
+    from .policy_kit import make_plugin_manager
 
 __all__ = [
     "ConformanceSuite",
@@ -66,7 +68,9 @@ __all__ = [
     "every_finding",
     "examples",
     "load_schema_source",
+    "make_plugin_manager",
     "pod_template_yaml",
+    "primary_container",
     "render_cli",
     "render_without_distribution",
     "rendered_documents",
@@ -82,6 +86,10 @@ def __getattr__(name: str) -> Any:
         from .conformance import ConformanceSuite
 
         return ConformanceSuite
+    if name == "make_plugin_manager":  # with the policy kit: imported on first use
+        from .policy_kit import make_plugin_manager
+
+        return make_plugin_manager
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

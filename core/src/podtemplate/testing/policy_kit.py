@@ -1,19 +1,25 @@
-"""Running policy over task types: a compliant cluster template, sample tasks of any
-installed task type, and a render that returns the violations it raised (validating
-every manifest when it passes). Used with :mod:`.policy_corpus` to show that no layer
-of a task type lets a hostile template through."""
+"""Running policy over task types: a plugin manager whose template store is the test's
+own, a compliant cluster template, sample tasks of any installed task type, and a render
+that returns the violations it raised (validating every manifest when it passes). Used
+with :mod:`.policy_corpus` to show that no layer of a task type lets a hostile template
+through; a plugin's own policy tests use it the same way::
+
+    manager = make_plugin_manager()
+    platform = make_platform(write_templates(tmp_path / "templates"))
+    assert violations_of(manager, sample(manager, "sweep"), platform) == []
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pluggy
 from kubernetes.client import V1ConfigMap
 
-from ..dispatch import define_roles, make_sample_task, task_types
+from ..dispatch import build_plugin_manager, define_roles, make_sample_task, task_types
 from ..errors import PolicyViolationError
 from ..model.task import Task
 from ..model.templates import PodTemplate
@@ -24,7 +30,8 @@ from ..schemas.resources import crd_index, crd_of
 from .assertions import assert_valid_custom_resource, assert_valid_pod
 
 __all__ = ["COMPLIANT_TEMPLATE", "IMAGE", "assert_valid_manifest", "make_platform",
-           "role_names", "sample", "violations_of", "write_templates"]
+           "make_plugin_manager", "role_names", "sample", "violations_of",
+           "write_templates"]
 
 IMAGE = "ghcr.io/acme/python:3.11"
 
@@ -50,6 +57,16 @@ template:
           allowPrivilegeEscalation: false
           capabilities: {drop: [ALL]}
 """
+
+
+def make_plugin_manager(extra_plugins: Iterable[object] = ()) -> pluggy.PluginManager:
+    """A plugin manager for a test that renders: the built-in plugins, every installed
+    plugin and ``extra_plugins`` (a plugin under test that is not installed), with the
+    platform's own template store, so the templates of the test's ``Platform`` are the
+    ones found. Not :attr:`Kit.manager <podtemplate.testing.Kit>`: the kit's manager
+    holds the probe templates as its store, and a platform's ``defaultTemplate`` is not
+    found there."""
+    return build_plugin_manager(extra_plugins)
 
 
 def write_templates(folder: Path) -> Path:

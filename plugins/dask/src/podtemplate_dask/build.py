@@ -19,7 +19,7 @@ KIND = "DaskJob"
 _CRD_MESSAGE = (
     "not in the DaskJob CRD's pod schema (Kubernetes 1.21): the API server would prune it, "
     "so it is left out of the manifest (fix: drop it from this task's templates, or "
-    "ship a newer dask-kubernetes CRD in podtemplate_dask/crds with scripts/gen_crd.py)")
+    "ship a newer dask-kubernetes CRD in podtemplate_dask/crds with podtemplate crd slim)")
 
 
 def build_daskjob(task: Task, config: Dask, roles: Sequence[RoleSpec],

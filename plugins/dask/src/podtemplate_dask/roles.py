@@ -21,7 +21,7 @@ from podtemplate.plugin import (
     config_of,
     function_entrypoint,
     parse_quantity,
-    task_layers,
+    template_layers,
 )
 
 from .config import (
@@ -202,9 +202,8 @@ def _check_no_command(task: Task) -> None:
 def _check_scheduler_ports(task: Task, scheduler: RoleSpec, context: RenderContext) -> None:
     """Every layer under the operator's, checked for ports that the merge would otherwise
     fold silently into the scheduler's own."""
-    for layer in task_layers(task, scheduler, context, CONTAINER_NAMES["scheduler"]):
-        for path, problem in scheduler_port_conflicts(layer.fragment.get("spec") or {},
-                                                      layer.primary_alias):
+    for layer in template_layers(task, scheduler, context):
+        for path, problem in scheduler_port_conflicts(layer.spec, layer.primary):
             raise DefinitionError(
                 f"{layer.label}: {problem}", task=task.name, role="scheduler", field=path,
                 fix=f"use another port: the dask scheduler owns {COMM_PORT} (tcp-comm) and "

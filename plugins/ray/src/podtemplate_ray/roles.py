@@ -119,7 +119,7 @@ def _submitter_role(task: Task, config: Ray, context: RenderContext) -> Role:
     if role.image or _sets_image(role):
         return role
     head_image = config.head.image if config.head is not None else None
-    image = head_image or task.image or context.platform.default_image
+    image = head_image or task.image or context.platform_settings.default_image
     if not image:
         return role
     # Kept on the config, one per image: the same role every render, so what core

@@ -82,7 +82,7 @@ def _role_section(task: Task, config: Spark, role: str, pod: dict[str, Any],
     resources, blame = resource_origins(task, config, role, pod, context)
     try:
         natives = pod_natives(pod, CONTAINER_NAMES[role],
-                              gpu_name=context.platform.gpu_resource_name,
+                              gpu_name=context.platform_settings.gpu_resource_name,
                               overhead=config.memory_overhead(role),
                               reserved_labels=RESERVED_LABELS[role], resources=resources)
     except DefinitionError as error:

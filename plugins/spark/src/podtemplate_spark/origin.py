@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from podtemplate import RenderContext, Task
-from podtemplate.plugin import Layer, task_layers
+from podtemplate.plugin import TemplateLayer, template_layers
 
 from .config import Spark
 from .natives import primary_container
@@ -26,7 +26,6 @@ __all__ = ["DEFAULTS", "Blame", "resource_origins"]
 
 DEFAULTS = "platform.yaml defaultResources"
 _DEFAULT_CONTAINER = "default"
-_PRIMARY_ALIAS = "primary"
 # A native field -> the resource entries it is read from, first found first.
 _READS = {"cores": (("requests", "cpu"), ("limits", "cpu")),
           "coreRequest": (("requests", "cpu"),), "coreLimit": (("limits", "cpu"),),
@@ -35,12 +34,13 @@ _READS = {"cores": (("requests", "cpu"), ("limits", "cpu")),
 Blame = Callable[[str], "str | None"]
 
 
-def _setter(layers: Sequence[Layer], container: str, kind: str, name: str) -> str | None:
+def _setter(layers: Sequence[TemplateLayer], container: str, kind: str,
+            name: str) -> str | None:
     """The label of the highest layer setting ``resources.<kind>.<name>`` on the Spark
     container (by its name, the template alias ``primary`` or ``default``)."""
     for layer in reversed(layers):
-        own = {container, _DEFAULT_CONTAINER, layer.primary_alias or _PRIMARY_ALIAS}
-        for item in (layer.fragment.get("spec") or {}).get("containers") or ():
+        own = {container, _DEFAULT_CONTAINER, layer.primary}
+        for item in layer.spec.get("containers") or ():
             if isinstance(item, dict) and item.get("name") in own:
                 values = (item.get("resources") or {}).get(kind)
                 if isinstance(values, dict) and values.get(name) is not None:
@@ -57,12 +57,11 @@ def resource_origins(task: Task, config: Spark, role: str, pod: Mapping[str, Any
     has defaults, or when a warning needs its culprit."""
     container = CONTAINER_NAMES[role]
     resources: dict[str, Any] = dict(primary_container(pod, container).get("resources") or {})
-    found: list[list[Layer]] = []
+    found: list[list[TemplateLayer]] = []
 
-    def layers() -> list[Layer]:
+    def layers() -> list[TemplateLayer]:
         if not found:
-            found.append(task_layers(task, role_spec(role, config.role(role)), context,
-                                     container))
+            found.append(template_layers(task, role_spec(role, config.role(role)), context))
         return found[0]
 
     def origin(kind: str, name: str) -> str:

@@ -1,0 +1,44 @@
+"""``context.platform_settings``: the settings of platform.yaml a plugin may read, typed,
+frozen and read only, as platform.yaml and the CLI gave them."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+from podtemplate import make_context
+from podtemplate.platform import load_platform
+from podtemplate.plugin import PlatformSettings, RenderContext
+
+
+def test_the_settings_are_platform_yamls(tmp_path: Path) -> None:
+    path = tmp_path / "platform.yaml"
+    path.write_text("namespace: ml\ngpuResourceName: amd.com/gpu\n"
+                    "acceleratorLabel: cloud.google.com/gke-accelerator\n"
+                    "defaultImage: ghcr.io/acme/base:1\n"
+                    "defaultResources: {requests: {cpu: 500m}, limits: {memory: 1Gi}}\n")
+    context = make_context(platform=load_platform(path), run_id="r7")
+    settings = context.platform_settings
+    assert isinstance(context, RenderContext) and isinstance(settings, PlatformSettings)
+    assert settings == PlatformSettings(
+        namespace="ml", gpu_resource_name="amd.com/gpu",
+        accelerator_label="cloud.google.com/gke-accelerator",
+        default_image="ghcr.io/acme/base:1", default_requests={"cpu": "500m"},
+        default_limits={"memory": "1Gi"}, run_id="r7")
+
+
+def test_the_defaults_and_that_nothing_can_be_changed() -> None:
+    settings = make_context().platform_settings
+    assert (settings.gpu_resource_name, settings.accelerator_label, settings.default_image) \
+        == ("nvidia.com/gpu", "k8s.amazonaws.com/accelerator", None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.gpu_resource_name = "x"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        settings.default_requests["cpu"] = "1"  # type: ignore[index]
+
+
+def test_every_field_is_documented_for_plugin_authors() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "plugins.md").read_text()
+    for field in dataclasses.fields(PlatformSettings):
+        assert f"`{field.name}`" in docs, field.name
