@@ -200,8 +200,8 @@ def _compare(kit: Kit, rendered: Rendered, placed: _Placed, role: RoleSpec,
                         role=role.name, layer=where)]
     layers = expected_layers(placed.task, role, cluster=placed.cluster,
                              override=placed.override)
-    ideal = expected_pod(layers)
     primary = primary_name(placed.task, role)
+    ideal = expected_pod(layers, primary, role)
     findings = []
     for path, pick in fields.items():
         if role.declared(path) is not None:
