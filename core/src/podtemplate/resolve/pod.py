@@ -36,7 +36,7 @@ from .order import (
     operator_layer,
     role_primary,
 )
-from .resources import flyte_resources, operator_sized, reconcile_limits, rename_gpu
+from .resources import flyte_resources, operator_sized, reconcile_limits
 
 if TYPE_CHECKING:
     from ..context import RenderContext
@@ -101,10 +101,8 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     for layer in rest:
         fold(acc, layer)
     _check_primary_kept(acc, primary, layers)
-    cow = fast.cow if fast else None
-    rename_gpu(acc, context.platform.gpu_resource_name, cow)
     reconcile_limits(acc, layers, primary, context=context, task=task.name,
-                     role=role_spec.name, cow=cow)
+                     role=role_spec.name, cow=fast.cow if fast else None)
     filled = flyte_resources(acc, primary, context, layers, task=task.name,
                              role=role_spec.name, operator_sized=operator_sized(role_spec))
     late = [*filled, resource_tolerations(acc, context), operator]
@@ -204,7 +202,6 @@ def platform_pod(task: Task, role_spec: RoleSpec, context: RenderContext) -> dic
     for layer in every:
         if layer.kind.owner == "platform":
             fold_layer(acc, layer, primary, names, init_names)
-    rename_gpu(acc, context.platform.gpu_resource_name)
     platform_layers = [layer for layer in every if layer.kind.owner == "platform"]
     filled = flyte_resources(acc, primary, context, platform_layers,
                              operator_sized=operator_sized(role_spec))

@@ -8,8 +8,6 @@
   limit was set in the same or a higher layer it stays, and the final pod's API-server
   check (``model.apiserver``) refuses the request above it (Flyte lowers the request
   silently: here it is one line naming both values).
-- A template resource named ``gpu`` is the platform's ``gpuResourceName``
-  (:func:`rename_gpu`), as flytekit's ``gpu=`` is.
 - :func:`flyte_resources`, for the primary container: an unset request takes the limit,
   else ``defaultResources.requests``; an unset limit takes the request; and
   ``defaultResources.limits`` is only a cap, on every container: a value above it is
@@ -30,10 +28,8 @@ from ..model.roles import RoleSpec
 from .kinds import DEFAULT_RESOURCES
 from .layers import Layer
 
-__all__ = ["complete_resources", "flyte_resources", "operator_sized", "reconcile_limits",
-           "rename_gpu"]
+__all__ = ["complete_resources", "flyte_resources", "operator_sized", "reconcile_limits"]
 
-_GPU = "gpu"
 _CONTAINER_LISTS = ("containers", "initContainers")
 
 
@@ -92,26 +88,6 @@ def operator_sized(role_spec: RoleSpec) -> frozenset[str]:
     whose request or limit the role declares owned (:func:`flyte_resources`)."""
     return frozenset(decl.path.rpartition(".")[2] for decl in role_spec.owned
                      if decl.path.startswith(_OWN_RESOURCES))
-
-
-def rename_gpu(acc: dict[str, Any], gpu_resource: str, cow: Cow | None = None) -> None:
-    """A resource named ``gpu`` in any container of the folded pod ``acc`` becomes
-    ``gpu_resource`` (changed in place, through ``cow`` as :func:`reconcile_limits`)."""
-    spec = acc["spec"]
-    for key in _CONTAINER_LISTS:
-        for index, container in enumerate(spec.get(key) or ()):
-            resources = container.get("resources") or {}
-            sides = [side for side in ("requests", "limits")
-                     if _GPU in (resources.get(side) or {})]
-            if not sides:
-                continue
-            path = ("spec", key, index, "resources")
-            owned = copy_path(acc, *path) if cow is None else cow.own_path(acc, *path)
-            for side in sides:
-                values = dict(owned[side])
-                given = values.pop(_GPU)
-                values.setdefault(gpu_resource, given)
-                owned[side] = values
 
 
 def flyte_resources(acc: dict[str, Any], primary: str, context: RenderContext,
