@@ -13,6 +13,7 @@ template, task resource defaults (requests) and limits (a cap), the GPU resource
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -156,6 +157,10 @@ def flyte_pods(flyte_backend_oracle: FlyteBackendOracle, flytekit_templates: dic
         for name, template in flytekit_templates.items()}
 
 
+def as_set(items: list[dict[str, Any]] | None) -> list[str]:
+    return sorted(json.dumps(item, sort_keys=True) for item in items or ())
+
+
 def quantities(values: dict[str, Any] | None) -> dict[str, Decimal]:
     return {name: parse_quantity(str(value)) for name, value in (values or {}).items()}
 
@@ -251,7 +256,7 @@ def test_the_pod_is_the_one_flyte_creates(name: str, flyte_pods: dict[str, dict[
     if name == "named_template":  # IMPROVEMENTS: the template's GPU brings no toleration
         assert GPU_TOLERATION not in tolerations
         tolerations = [GPU_TOLERATION, *tolerations]
-    assert sorted(map(repr, mine.get("tolerations") or ())) == sorted(map(repr, tolerations))
+    assert as_set(mine.get("tolerations")) == as_set(tolerations)
     assert mine.get("nodeSelector") == spec.get("nodeSelector")
     their_labels = flyte["metadata"].get("labels") or {}
     assert {k: v for k, v in ours["metadata"]["labels"].items() if k in their_labels} == \
