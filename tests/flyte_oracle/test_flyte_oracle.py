@@ -31,7 +31,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::FutureWarning")
 
 FLYTEKIT_MODULE = '''
 from flytekit import PodTemplate, Resources, task
-from kubernetes.client import V1Container, V1PodSpec, V1Toleration
+from kubernetes.client import V1Container, V1PodSpec, V1ResourceRequirements, V1Toleration
 
 IMAGE = "ghcr.io/acme/train:1"
 
@@ -67,13 +67,23 @@ def with_sidecar() -> None: ...
 
 @task(container_image=IMAGE, pod_template_name="gpu", requests=Resources(cpu="1"))
 def named_template() -> None: ...
+
+
+@task(container_image=IMAGE, pod_template_name="small", requests=Resources(cpu="2"))
+def above_the_template_limit() -> None: ...
+
+
+@task(container_image=IMAGE, requests=Resources(cpu="2"), pod_template=PodTemplate(
+    pod_spec=V1PodSpec(containers=[V1Container(
+        name="primary", resources=V1ResourceRequirements(limits={"memory": "4Gi"}))])))
+def inline_limit() -> None: ...
 '''
 
 # flytekit -> podtemplate: only the imports change.
 PODTEMPLATE_MODULE = FLYTEKIT_MODULE.replace("from flytekit import", "from podtemplate import")
 
 TASKS = ("limits_only", "requests_only", "above_the_cap", "gpu_job", "default_image",
-         "with_sidecar", "named_template")
+         "with_sidecar", "named_template", "above_the_template_limit", "inline_limit")
 DEFAULT_IMAGE = "ghcr.io/acme/python:3.11"  # flytekit's default image of the serialization
 GPU = "nvidia.com/gpu"
 DEFAULT_REQUESTS = {"cpu": "500m", "memory": "1Gi"}
@@ -95,6 +105,12 @@ GPU_TEMPLATE = {"apiVersion": "v1", "kind": "PodTemplate",
                                     "resources": {"limits": {GPU: "1"}}},
                                    {"name": "log-shipper", "image": "fluent/fluent-bit:3.0"}],
                     "nodeSelector": {"pool": "gpu"}}}}
+SMALL_TEMPLATE = {"apiVersion": "v1", "kind": "PodTemplate",
+                  "metadata": {"name": "small", "namespace": "flyte"},
+                  "template": {"spec": {"containers": [
+                      {"name": "primary", "image": "docker.io/rwgrim/docker-noop",
+                       "resources": {"limits": {"cpu": "1"}}}]}}}
+TEMPLATES = (DEFAULT_TEMPLATE, GPU_TEMPLATE, SMALL_TEMPLATE)
 
 # What differs on purpose (docs/from-flytekit.md, "Judged by Flyte's own code"), as
 # (task, what): each is asserted below, so either side changing fails a test.
@@ -107,6 +123,9 @@ IMPROVEMENTS = {
     "under the task's after its resource rules: a GPU limit of the template gets no request "
     "(the API server then sets it to the limit) and no resource toleration; podtemplate "
     "applies the rules and the tolerations to the merged pod",
+    ("inline_limit", "inline template resources"): "flytekit drops the resources of an "
+    "inline template's primary container when the task sets any; podtemplate merges them "
+    "key by key",
     ("gpu_template", "gpu name"): "A resource named gpu in a template is refused with one "
     "line naming the GPU resource; Flyte leaves it in a base template's container, where "
     "the API server refuses the pod",
@@ -132,7 +151,7 @@ def our_pods(ours: dict[str, Task], tmp_path_factory: pytest.TempPathFactory
     folder = tmp_path_factory.mktemp("platform")
     templates = folder / "templates"
     templates.mkdir()
-    for template in (DEFAULT_TEMPLATE, GPU_TEMPLATE):
+    for template in TEMPLATES:
         name = template["metadata"]["name"]  # type: ignore[index]
         (templates / f"{name}.yaml").write_text(yaml.safe_dump(template))
     platform = folder / "platform.yaml"
@@ -152,7 +171,7 @@ def flyte_pods(flyte_backend_oracle: FlyteBackendOracle, flytekit_templates: dic
               "default-cpus": DEFAULT_REQUESTS["cpu"], "default-memory": DEFAULT_REQUESTS["memory"],
               "resource-tolerations": {GPU: [GPU_TOLERATION]}}
     return {name: flyte_backend_oracle.pod(
-        template, pod_templates=[DEFAULT_TEMPLATE, GPU_TEMPLATE], config=config,
+        template, pod_templates=list(TEMPLATES), config=config,
         platform_resources={"requests": DEFAULT_REQUESTS, "limits": CAPS})
         for name, template in flytekit_templates.items()}
 
@@ -189,7 +208,7 @@ def test_every_task_is_serialized_by_flytekit_and_read_by_us(
     assert sorted(flytekit_templates) == sorted(TASKS) == sorted(ours)
 
 
-@pytest.mark.parametrize("name", [t for t in TASKS if t != "with_sidecar"])
+@pytest.mark.parametrize("name", [t for t in TASKS if t not in ("with_sidecar", "inline_limit")])
 def test_what_we_read_of_a_container_task_is_what_flytekit_serializes(
         name: str, flytekit_templates: dict[str, Any], ours: dict[str, Task]) -> None:
     container = flytekit_templates[name]["container"]
@@ -240,6 +259,10 @@ def test_the_primary_container_is_the_one_flyte_creates(
     if name == "named_template":  # IMPROVEMENTS: the template's GPU limit, no request
         assert GPU not in flyte_resources["requests"]
         flyte_resources["requests"][GPU] = flyte_resources["limits"][GPU]  # the server's
+    if name == "inline_limit":  # IMPROVEMENTS: flytekit dropped the template's limit
+        assert flyte_resources["limits"]["memory"] == parse_quantity("1Gi")
+        flyte_resources["limits"]["memory"] = flyte_resources["requests"]["memory"] = \
+            parse_quantity("4Gi")
     assert resources_of(mine) == flyte_resources
     their_env = {e["name"]: e.get("value") for e in theirs.get("env") or ()
                  if not e["name"].startswith("FLYTE_")}
@@ -288,6 +311,10 @@ def test_the_resource_rules_are_flytes(our_pods: dict[str, dict[str, Any]]) -> N
     assert resources("above_the_cap")["requests"]["cpu"] == Decimal(8)
     assert resources("above_the_cap")["limits"]["cpu"] == Decimal(8)
     assert resources("default_image")["limits"] == quantities({"cpu": "500m", "memory": "1Gi"})
+    # a template limit below the task's request gives way to it (Flyte: the task's limit,
+    # its request, replaces the template's); the request is not lowered
+    assert resources("above_the_template_limit")["requests"]["cpu"] == Decimal(2)
+    assert resources("above_the_template_limit")["limits"]["cpu"] == Decimal(2)
 
 
 def test_a_gpu_resource_in_a_template_is_refused_where_flyte_leaves_it(
