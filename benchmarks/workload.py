@@ -107,7 +107,7 @@ def write_platform(folder: Path) -> Path:
         "gpuResourceName": "nvidia.com/gpu",
         "defaultImage": "ghcr.io/acme/python:3.11",
         "defaultResources": {"requests": {"cpu": "500m", "memory": "1Gi"},
-                             "limits": {"memory": "1Gi"}},
+                             "limits": {"memory": "64Gi"}},
         "interruptible": {
             "tolerations": [{"key": "spot", "operator": "Exists", "effect": "NoSchedule"}],
             "nodeSelector": {"node-pool": "spot"},

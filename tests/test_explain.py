@@ -356,11 +356,16 @@ def test_magic_containers_name_the_template_entry(fixture: Fixture,
     pull = value(worker, "spec.initContainers[fetch].imagePullPolicy")
     assert source_of(pull) == at(fixture.named, line_of(fixture.named, "IfNotPresent"))
     assert "'default-init' container" in pull["detail"]
+    # A platform template's primary image is Flyte's placeholder: the task's wins, and the
+    # template's is dropped as the template is read (model/conventions.py).
     image = value(worker, "spec.containers[pytorch].image")
-    (cuda,) = image["overridden"]
-    assert cuda["value"] == "ghcr.io/acme/cuda:12" and cuda["layer"] == "cluster-template"
-    assert source_of(cuda) == at(fixture.named, line_of(fixture.named, "cuda:12"))
-    assert "primary container 'primary', named 'pytorch'" in cuda["detail"]
+    assert image["overridden"] == [] and image["layer"] != "cluster-template"
+    cluster = value(worker, "spec.containers[pytorch].env[CLUSTER].value")
+    primary_entry = next(entry for entry in (cluster, *cluster["overridden"])
+                         if entry["value"] == "from-gpu")
+    assert primary_entry["layer"] == "cluster-template"
+    assert source_of(primary_entry) == at(fixture.named, line_of(fixture.named, "from-gpu"))
+    assert "primary container 'primary', named 'pytorch'" in primary_entry["detail"]
 
 
 def test_interruptible_fragment_from_platform_yaml(fixture: Fixture,
@@ -444,16 +449,21 @@ def test_platform_default_resources(fixture: Fixture, explained: dict[str, Any])
     assert "raised" not in limit["detail"] and "lowered" not in limit["detail"]
 
 
-def test_a_default_limit_raised_to_the_request_says_so(fixture: Fixture) -> None:
-    @task(image="python:3.11", requests=Resources(memory="2Gi"))
+def test_a_limit_taken_from_the_request_or_capped_by_the_platform_says_so(
+        fixture: Fixture) -> None:
+    @task(image="python:3.11", requests=Resources(memory="2Gi", cpu="100m"))
     def hungry() -> None: ...
 
     (pod,) = explain(hungry, platform=fixture.platform)["tasks"][0]["roles"]
+    # defaultResources.limits is a cap, as on Flyte: the request and its limit fall to it
     limit = value(pod, "spec.containers[primary].resources.limits.memory")
-    assert (limit["value"], limit["layer"]) == ("2Gi", "default-resources")
-    assert "the default 512Mi raised to the container's request" in limit["detail"]
+    assert (limit["value"], limit["layer"]) == ("512Mi", "default-resources")
+    assert "defaultResources.limits caps both" in limit["detail"]
     assert source_of(limit) == at(fixture.platform,
                                   line_of(fixture.platform, "memory: 512Mi", after="limits"))
+    # a limit copied from the request is the request's layer's
+    cpu = value(pod, "spec.containers[primary].resources.limits.cpu")
+    assert (cpu["value"], cpu["layer"]) == ("100m", "task-settings")
 
 
 def test_run_override_falsy_values(fixture: Fixture, explained: dict[str, Any]) -> None:

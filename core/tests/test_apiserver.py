@@ -70,14 +70,25 @@ def test_a_pods_own_metadata_is_checked_only_in_a_pod(
     assert check_pod_template(pod) == []
 
 
+# Cases the render completes as Flyte's backend does (resolve/resources.py): an extended
+# resource requested without a limit on the task's container gets the request as limit.
+COMPLETED_AT_RENDER = {"extended-request-without-limit"}
+
+
 @pytest.mark.parametrize(("change", "path", "rule"), [case[1:] for case in INVALID],
                          ids=[case[0] for case in INVALID])
 def test_invalid_pod_is_refused_with_its_path_and_rule(
-        change: Callable[[Pod], None], path: str, rule: str) -> None:
+        request: pytest.FixtureRequest, change: Callable[[Pod], None], path: str,
+        rule: str) -> None:
     pod = base()
     change(pod)
     found = [(p.path, p.rule) for p in check_pod_template(pod)]
     assert any(p == path and rule in r for p, r in found), found
+    if request.node.callspec.id in COMPLETED_AT_RENDER:
+        (manifest,) = rendered(copy.deepcopy(pod))
+        resources = manifest["spec"]["containers"][0]["resources"]
+        assert resources["limits"] == resources["requests"], resources
+        return
     with pytest.raises(PodTemplateError) as caught:
         rendered(copy.deepcopy(pod))
     error = caught.value

@@ -178,7 +178,9 @@ def test_platform_layers_may_set_a_locked_field_and_the_task_may_repeat_it(
     assert violations == []
     template = manifests[0]["spec"]["leader"]["template"]
     assert template["spec"]["serviceAccountName"] == "ml-runner"
-    assert container(template, "pair")["resources"] == {"requests": {"cpu": "1"}}
+    # the limit is the request's, as on Flyte (resolve/resources.py)
+    assert container(template, "pair")["resources"] == {"requests": {"cpu": "1"},
+                                                        "limits": {"cpu": "1"}}
 
 
 def test_removing_a_locked_field_is_a_violation(templates: Path) -> None:

@@ -219,8 +219,9 @@ def test_task_settings_beat_task_template(render_pods) -> None:  # type: ignore[
     main = pod["spec"]["containers"][0]
     assert main["name"] == "main" and main["image"] == "new:2"
     assert env_of(main) == {"A": "s"}
+    # an unset limit is the request, as on Flyte (resolve/resources.py)
     assert main["resources"] == {"requests": {"cpu": "1", "memory": "1Gi"},
-                                 "limits": {"memory": "2Gi"}}
+                                 "limits": {"memory": "2Gi", "cpu": "1"}}
     assert pod["metadata"]["annotations"]["kubectl.kubernetes.io/default-container"] == "main"
 
 
@@ -231,17 +232,18 @@ def test_gpu_maps_to_platform_name_with_limit_equal_request(render_pods) -> None
     platform = Platform(gpuResourceName="amd.com/gpu", defaultImage="python:3.11")
     resources = only_pod(render_pods(job, platform))["spec"]["containers"][0]["resources"]
     assert resources["requests"] == {"cpu": "4", "amd.com/gpu": "2"}
-    assert resources["limits"] == {"amd.com/gpu": "2"}
+    assert resources["limits"] == {"cpu": "4", "amd.com/gpu": "2"}
 
 
-def test_default_resources_fill_only_what_is_unset(render_pods) -> None:  # type: ignore[no-untyped-def]
+def test_default_requests_fill_what_is_unset_and_each_limit_is_its_request(render_pods) -> None:  # type: ignore[no-untyped-def]
     @task(requests=Resources(cpu="3"))
     def job() -> None: ...
 
     platform = Platform(defaultImage="python:3.11", defaultResources={
-        "requests": {"cpu": "500m", "memory": "1Gi"}, "limits": {"memory": "1Gi"}})
+        "requests": {"cpu": "500m", "memory": "1Gi"}, "limits": {"memory": "4Gi"}})
     resources = only_pod(render_pods(job, platform))["spec"]["containers"][0]["resources"]
-    assert resources == {"requests": {"cpu": "3", "memory": "1Gi"}, "limits": {"memory": "1Gi"}}
+    assert resources == {"requests": {"cpu": "3", "memory": "1Gi"},
+                         "limits": {"cpu": "3", "memory": "1Gi"}}
 
 
 def test_interruptible_adds_platform_fragment(render_pods) -> None:  # type: ignore[no-untyped-def]

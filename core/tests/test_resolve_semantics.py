@@ -131,7 +131,9 @@ def test_a_scheduling_role_takes_no_resources_from_the_template_default_entry(
     assert pod["spec"]["nodeSelector"] == {"pool": "gpu"}
     assert "resources" not in container(pod, "primary")
     worker, _ = resolve(job, Platform(templates=folder, defaultImage=IMAGE), role=helper_role())
-    assert container(worker, "primary")["resources"] == {"limits": {"nvidia.com/gpu": "1"}}
+    # the request is the limit, as on Flyte and the API server (resolve/resources.py)
+    assert container(worker, "primary")["resources"] == {"limits": {"nvidia.com/gpu": "1"},
+                                                         "requests": {"nvidia.com/gpu": "1"}}
 
 
 def test_a_scheduling_role_takes_the_labels_but_not_the_settings_of_the_task() -> None:
@@ -210,14 +212,18 @@ def test_a_raised_limit_reaches_neither_the_template_nor_another_task(
         assert limits == [{"cpu": "2"}, {"cpu": "1"}]
 
 
-def test_default_resources_never_fill_a_request_above_the_limit_or_a_limit_below_it() -> None:
+def test_a_limit_alone_is_the_request_and_the_platform_limit_is_a_cap() -> None:
+    """As Flyte's backend (flytek8s.AdjustOrDefaultResource): an unset request is the
+    limit (not the default), an unset limit the request, and defaultResources.limits
+    lowers both to it, here with a warning."""
     platform = Platform(defaultImage=IMAGE, defaultResources={
         "requests": {"memory": "2Gi"}, "limits": {"cpu": "1"}})
     job = task(image="app:1", requests=Resources(cpu="3"), limits=Resources(memory="1Gi"))(
         lambda: None)
-    pod, _ = resolve(job, platform)
+    pod, warnings = resolve(job, platform)
     assert container(pod, "primary")["resources"] == {
-        "requests": {"cpu": "3", "memory": "1Gi"}, "limits": {"memory": "1Gi", "cpu": "3"}}
+        "requests": {"cpu": "1", "memory": "1Gi"}, "limits": {"memory": "1Gi", "cpu": "1"}}
+    assert any("cpu request 3 is above the platform's cap 1" in str(w) for w in warnings)
 
 
 # ------------------------------------------------------------------ resourceTolerations

@@ -37,7 +37,9 @@ def test_flytekit_spellings_and_numbers_render_as_kubernetes_resources() -> None
     assert _resources(pod) == {
         "requests": {"cpu": "2", "memory": "1G", "ephemeral-storage": "10Gi",
                      "nvidia.com/gpu": "1"},
-        "limits": {"cpu": "2.5", "memory": "1G", "nvidia.com/gpu": "1"}}
+        # an unset limit is the request, as on Flyte (resolve/resources.py)
+        "limits": {"cpu": "2.5", "memory": "1G", "nvidia.com/gpu": "1",
+                   "ephemeral-storage": "10Gi"}}
 
 
 def test_numbers_are_quantities_in_templates_and_template_files(tmp_path: Path) -> None:

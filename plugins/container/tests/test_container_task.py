@@ -114,7 +114,7 @@ def test_every_layer_reaches_the_pod(templates_dir: TemplatesDir) -> None:
                          env={"FROM_TASK": "1"}, pod_template=inline, pod_template_name="gpu",
                          requests=Resources(cpu="2", gpu=1), interruptible=True)
     platform = Platform(interruptible={"nodeSelector": {"pool": "spot"}},
-                        defaultResources={"limits": {"memory": "1Gi"}})
+                        defaultResources={"requests": {"memory": "1Gi"}})
     override = PodTemplate({"priorityClassName": "urgent"})
     [pod] = render_pods(task, platform=platform, override=override,
                         templates=templates_dir({"gpu.yaml": cluster}))
@@ -127,8 +127,9 @@ def test_every_layer_reaches_the_pod(templates_dir: TemplatesDir) -> None:
     assert (spec["runtimeClassName"], spec["priorityClassName"]) == ("nvidia", "urgent")
     assert spec["nodeSelector"] == {"pool": "spot"}
     resources = container(pod, "main")["resources"]
-    assert resources["requests"] == {"cpu": "2", "nvidia.com/gpu": "1"}
-    assert resources["limits"] == {"nvidia.com/gpu": "1", "memory": "1Gi"}
+    # the default request, and each unset limit is the request, as on Flyte
+    assert resources["requests"] == {"cpu": "2", "nvidia.com/gpu": "1", "memory": "1Gi"}
+    assert resources["limits"] == {"nvidia.com/gpu": "1", "cpu": "2", "memory": "1Gi"}
     assert pod["metadata"]["labels"]["pool"] == "gpu"
     assert pod["metadata"]["annotations"]["kubectl.kubernetes.io/default-container"] == "main"
 

@@ -258,12 +258,13 @@ def test_role_resources_merge_key_by_key_over_the_task(render_dask: Render) -> N
     def sized() -> None: ...
 
     roles = pods(render_dask(sized))
+    # as on Flyte, an unset request is the limit and an unset limit the request
     assert primary(roles["worker"])["resources"] == {
-        "requests": {"cpu": "4", "memory": "2Gi"},
-        "limits": {"memory": "16Gi", "ephemeral-storage": "10Gi"}}
+        "requests": {"cpu": "4", "memory": "2Gi", "ephemeral-storage": "10Gi"},
+        "limits": {"memory": "16Gi", "ephemeral-storage": "10Gi", "cpu": "4"}}
     assert primary(roles["scheduler"])["resources"] == {
-        "requests": {"cpu": "1", "memory": "2Gi"},
-        "limits": {"memory": "4Gi", "ephemeral-storage": "10Gi"}}
+        "requests": {"cpu": "1", "memory": "2Gi", "ephemeral-storage": "10Gi"},
+        "limits": {"memory": "4Gi", "ephemeral-storage": "10Gi", "cpu": "1"}}
 
 
 def test_role_resources_merge_over_the_templates(render_dask: Render) -> None:
@@ -278,7 +279,8 @@ def test_role_resources_merge_over_the_templates(render_dask: Render) -> None:
     worker = primary(pods(render_dask(fpga))["worker"])
     assert worker["resources"]["requests"] == {"cpu": "2", "example.com/fpga": "1",
                                                "memory": "8Gi"}
-    assert worker["resources"]["limits"] == {"example.com/fpga": "1"}
+    assert worker["resources"]["limits"] == {"example.com/fpga": "1", "cpu": "2",
+                                             "memory": "8Gi"}  # an unset limit is the request, as on Flyte
 
 
 @pytest.mark.parametrize(("resources", "flags"), [
@@ -318,12 +320,14 @@ def test_worker_flags_follow_the_resolved_limits(
     assert worker["resources"]["limits"] == {"cpu": "6", "memory": "32Gi"}
 
 
-def test_worker_flags_use_platform_default_limits(render_dask: Render) -> None:
+def test_worker_flags_use_the_limits_completed_from_platform_defaults(render_dask: Render) -> None:
     from podtemplate import Platform
 
+    # As on Flyte: the default request, and the limit is the request (defaultResources.
+    # limits only caps).
     platform = Platform(defaultImage=IMAGE,
-                        defaultResources={"requests": {"cpu": "500m"},
-                                          "limits": {"memory": "1Gi"}})
+                        defaultResources={"requests": {"cpu": "500m", "memory": "1Gi"},
+                                          "limits": {"memory": "64Gi"}})
     worker = primary(pods(render_dask(crunch, platform=platform))["worker"])
     assert worker["args"][2:] == ["--nthreads", "1", "--memory-limit", str(2**30)]
 

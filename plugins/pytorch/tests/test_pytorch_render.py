@@ -173,7 +173,8 @@ def test_role_settings_reach_only_their_role(render_jobs, platform) -> None:  # 
     assert master["resources"]["requests"] == {"cpu": "2", "memory": "4Gi"}
     assert worker["resources"]["requests"] == {"cpu": "8", "memory": "4Gi",
                                                "nvidia.com/gpu": "2"}
-    assert worker["resources"]["limits"] == {"nvidia.com/gpu": "2"}
+    assert worker["resources"]["limits"] == {"nvidia.com/gpu": "2", "cpu": "8",
+                                             "memory": "4Gi"}  # an unset limit is the request, as on Flyte
 
 
 # Training Operator v1.9.4, pkg/controller.v1/common/pod.go (createNewPod): a pod

@@ -224,7 +224,8 @@ def test_submitter_gets_only_platform_default_resources(render_rayjob: Render,
                         defaultResources={"requests": {"cpu": "500m", "memory": "1Gi"}})
     job = render_rayjob(make_task(requests=Resources(cpu="16", gpu=2)), platform=platform)
     submitter = pods_of(job)["submitter"]["spec"]["containers"][0]
-    assert submitter["resources"] == {"requests": {"cpu": "500m", "memory": "1Gi"}}
+    assert submitter["resources"] == {"requests": {"cpu": "500m", "memory": "1Gi"},
+                                      "limits": {"cpu": "500m", "memory": "1Gi"}}  # an unset limit is the request, as on Flyte
 
 
 def test_template_service_account_reaches_every_role(
@@ -300,7 +301,7 @@ def test_submitter_takes_the_whole_cluster_template_and_its_own_role(
     assert submitter["metadata"]["labels"]["team"] == "ml"
     ray = container(submitter, "ray-job-submitter")
     assert ray["env"] == [{"name": "PLATFORM", "value": "acme"}]
-    assert ray["resources"] == {"requests": {"cpu": "100m"}}
+    assert ray["resources"] == {"requests": {"cpu": "100m"}, "limits": {"cpu": "100m"}}  # an unset limit is the request, as on Flyte
     for role_name in ("head", "worker:cpu", "worker:gpu"):
         assert "sidecar.istio.io/inject" not in pods[role_name]["metadata"]["annotations"]
 

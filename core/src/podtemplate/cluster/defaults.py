@@ -12,10 +12,9 @@ would read as the admin's choices and override what the task types choose (a Das
 runner refuses ``restartPolicy: Always``), although the server sets each of them again
 when the pod is created. So a value equal to the server's default is left to the server.
 
-The server also wants an image in every container, so admins write a placeholder in the
-``primary`` and ``default`` containers (Flyte's docs: "image is required by the API, but
-overridden"). As on Flyte, the task's image (else the platform's ``defaultImage``) wins:
-the image of those containers, and of ``default-init``, is dropped.
+Flyte's conventions for platform templates (the placeholder images of ``primary`` and
+``default``, the ``noop`` container) are applied to every platform template, from the
+cluster or a folder: :mod:`podtemplate.model.conventions`.
 """
 
 from __future__ import annotations
@@ -24,9 +23,9 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["PLACEHOLDER_CONTAINERS", "without_server_defaults"]
+from ..model.conventions import PLACEHOLDER_CONTAINERS, with_flyte_conventions
 
-PLACEHOLDER_CONTAINERS = frozenset({"primary", "default", "default-init"})
+__all__ = ["PLACEHOLDER_CONTAINERS", "without_server_defaults"]
 
 _POD: Mapping[str, Any] = {
     "restartPolicy": "Always", "terminationGracePeriodSeconds": 30,
@@ -45,7 +44,7 @@ _DEFAULT_MODE = 420
 
 def without_server_defaults(spec: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of a stored template's pod spec without what the server defaulted (the
-    module docstring) and without the placeholder images."""
+    module docstring), Flyte's conventions applied."""
     out = copy.deepcopy(dict(spec))
     _drop_equal(out, _POD)
     # v1's deprecated alias, which the server fills from serviceAccountName
@@ -56,7 +55,8 @@ def without_server_defaults(spec: Mapping[str, Any]) -> dict[str, Any]:
             _container(container)
     for volume in out.get("volumes") or ():
         _volume(volume)
-    return out
+    conventional: dict[str, Any] = with_flyte_conventions(out)
+    return conventional
 
 
 def _drop_equal(data: dict[str, Any], defaults: Mapping[str, Any]) -> None:
@@ -70,8 +70,6 @@ def _container(container: dict[str, Any]) -> None:
     image = container.get("image")
     if container.get("imagePullPolicy") == _pull_policy(image):
         del container["imagePullPolicy"]
-    if container.get("name") in PLACEHOLDER_CONTAINERS:
-        container.pop("image", None)
     for port in container.get("ports") or ():
         _drop_equal(port, {"protocol": "TCP"})
     for probe in (container.get(key) for key in _PROBES):

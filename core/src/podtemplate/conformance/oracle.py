@@ -25,6 +25,7 @@ from pydantic import BaseModel
 from ..model.roles import SCHEDULING_FIELDS, RoleSpec
 from ..model.task import Task
 from ..model.templates import PodTemplate, Resources, Role, normalize_env
+from ..resolve.resources import complete_resources, operator_sized
 from .reference_merge import reference_merge
 
 __all__ = ["ConfigPath", "ExpectedLayer", "config_at", "expected_layers", "expected_pod",
@@ -144,11 +145,30 @@ def expected_layers(task: Task, role: RoleSpec, *, config: Role | None,
     return layers
 
 
-def expected_pod(layers: list[ExpectedLayer]) -> dict[str, Any]:
-    """The layers folded with the reference merge: the pod before the operator's layer."""
+def expected_pod(layers: list[ExpectedLayer], primary: str | None = None,
+                 role: RoleSpec | None = None) -> dict[str, Any]:
+    """The layers folded with the reference merge: the pod before the operator's layer.
+    With ``primary``, its container's resources completed as Flyte's backend completes
+    them (an unset limit is the request...: ``resolve/resources.py``)."""
     pod: dict[str, Any] = {}
     for layer in layers:
         pod = reference_merge(pod, layer.fragment, root="")
+    if primary is None:
+        return pod
+    sized = operator_sized(role) if role is not None else frozenset()
+    spec = pod.get("spec") or {}
+    containers = []
+    for container in spec.get("containers") or ():
+        own = container.get("resources")
+        if container.get("name") == primary and own:
+            requests, limits = complete_resources(own.get("requests") or {},
+                                                  own.get("limits") or {}, {}, sized)
+            container = {**container, "resources": {
+                **own, **({"requests": requests} if requests else {}),
+                **({"limits": limits} if limits else {})}}
+        containers.append(container)
+    if containers:
+        pod = {**pod, "spec": {**spec, "containers": containers}}
     return pod
 
 

@@ -200,8 +200,8 @@ def _compare(kit: Kit, rendered: Rendered, placed: _Placed, role: RoleSpec,
         return [Finding(check, kit.plugin, f"no pod found at {role.template_path!r}",
                         role=role.name, layer=where)]
     layers = _layers(kit, placed, role)
-    ideal = expected_pod(layers)
     primary = primary_name(placed.task, role)
+    ideal = expected_pod(layers, primary, role)
     findings = []
     for path, pick in fields.items():
         if role.declared(path, located.pod, located.primary) is not None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import PodTemplateError, TemplateFileError, TemplateNotFoundError, brief
+from ..model.conventions import with_flyte_conventions
 from ..model.template_file import template_parts
 from ..model.templates import PodTemplate
 from .yamlio import load_path
@@ -70,8 +71,9 @@ class FolderTemplateStore:
                 f"a template folder holds only kind: PodTemplate, found kind {brief(kind)}",
                 file=str(path), fix="move other manifests out of the template folder")
         try:
-            template = PodTemplate.from_manifest(document, source=str(path))
             parts = template_parts(document, str(path))
+            template = PodTemplate(with_flyte_conventions(parts.spec), labels=parts.labels,
+                                   annotations=parts.annotations, source=str(path))
         except PodTemplateError as error:
             raise error.located(file=str(path)) from None
         if not parts.name:

@@ -16,6 +16,7 @@ from ..errors import PodTemplateError
 from ..files.store import is_object_source
 from ..files.yaml_lines import Marks, load_marked_path
 from ..manifest import TASK_NAME_ANNOTATION
+from ..model.conventions import with_flyte_conventions
 from ..model.roles import RoleSpec, covers
 from ..model.sites import DefinitionSite
 from ..model.task import Task
@@ -197,7 +198,9 @@ class Sources:
         elif layer.kind is TASK_OVERRIDE:
             parts.append("task.with_overrides(pod_template=...)")
         elif name == DEFAULT_RESOURCES:
-            parts.append("platform defaultResources: the primary container left it unset")
+            parts.append("Flyte's resource rules: an unset request is the limit, else "
+                         "platform defaultResources; an unset limit is the request; "
+                         "defaultResources.limits caps both")
         if label.endswith(_SCHEDULING):
             parts.append(f"role '{self.role.name}' takes only scheduling fields and "
                          "metadata from the task's templates")
@@ -222,8 +225,8 @@ class Sources:
         if given is None or given == leaf.value:
             return None
         if side == "requests":
-            return f"the default {given} lowered to the container's limit"
-        return f"the default {given} raised to the container's request"
+            return f"the container's limit, or the default {given} capped"
+        return f"the container's request, capped at {given}"
 
     def _operator_reason(self, path: str) -> str:
         declared = self._declared_path(path)
@@ -247,8 +250,14 @@ class Sources:
             keys = [s.key for s in steps if s.kind == "key"][-2:]
             if self.platform_file is None or len(keys) != 2:
                 return None
-            return Source(self.platform_file, self._platform_line(("defaultResources",
-                                                                   *keys)))
+            # A value Flyte's rules copied (a limit from its request) has no key of its
+            # own in platform.yaml: the section that sets the rules is named instead.
+            side, resource = keys
+            other = "requests" if side == "limits" else "limits"
+            line = next((at for path in ((side, resource), (other, resource), (side,), ())
+                         if (at := self._platform_line(("defaultResources", *path)))
+                         is not None), None)
+            return Source(self.platform_file, line) if line is not None else None
         if written is None:
             return None
         if written.file is not None:
@@ -371,7 +380,11 @@ def _template_document(data: Any, marks: Marks, template: PodTemplate,
         spec_marks = body_marks.child("spec") if body_marks else None
         metadata_marks = body_marks.child("metadata") if body_marks else None
     try:
-        same = PodTemplate.from_manifest(data, template.primary_container_name) == template
+        loaded = PodTemplate.from_manifest(data, template.primary_container_name)
+        # a template folder applies Flyte's conventions (model/conventions.py)
+        same = loaded == template or PodTemplate(
+            with_flyte_conventions(loaded.pod_spec), loaded.primary_container_name,
+            loaded.labels, loaded.annotations) == template
     except PodTemplateError:  # another document of the file, invalid on its own
         return None
     if not same:

@@ -166,7 +166,9 @@ class _RoleTrace:
         now = leaves(pod, self.provenance)
         for ident, leaf in now.items():
             old = self.current.get(ident)
-            if leaf.setter == layer.label and not _restated(old, leaf, layer):
+            if leaf.setter == layer.label and not _restated(old, leaf, layer) and not (
+                    old is not None and old.origin.label == layer.label
+                    and old.value == leaf.value):  # the same layer again (resolve/resources)
                 origin = self.sources.origin(layer, self.step, leaf)
                 lower = [] if old is None else [*old.overridden, _bare(old)]
                 self.current[ident] = ValueOrigin(leaf.path, _copied(leaf.value), origin, lower,

@@ -19,7 +19,6 @@ from ..manifest import SYSTEM_LABELS, add_system_metadata
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
 from ..merge.rules import DELETE, PATCH
-from ..model.names import parse_quantity
 from ..model.podspec import validate_pod_template_spec
 from ..model.roles import RoleSpec
 from ..model.task import Task
@@ -27,7 +26,6 @@ from ..policy.enforce import enforce_layer, fold_enforce
 from ..stash import StashKey
 from ._fast import FastFold, composed_valid, layer_proven
 from .flyte import accelerator_layer, resource_tolerations
-from .kinds import DEFAULT_RESOURCES
 from .layers import Layer, empty_pod, has_magic_names
 from .order import (
     LAYER_ORDER,
@@ -38,7 +36,7 @@ from .order import (
     operator_layer,
     role_primary,
 )
-from .resources import reconcile_limits
+from .resources import flyte_resources, operator_sized, reconcile_limits
 
 if TYPE_CHECKING:
     from ..context import RenderContext
@@ -105,15 +103,16 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
     _check_primary_kept(acc, primary, layers)
     reconcile_limits(acc, layers, primary, context=context, task=task.name,
                      role=role_spec.name, cow=fast.cow if fast else None)
-    fill = _fill_default_resources(acc, primary, context)
-    late = [fill, resource_tolerations(acc, context), accelerator_layer(acc, task, context),
+    filled = flyte_resources(acc, primary, context, layers, task=task.name,
+                             role=role_spec.name, operator_sized=operator_sized(role_spec))
+    late = [*filled, resource_tolerations(acc, context), accelerator_layer(acc, task, context),
             operator]
-    for last in late:  # defaultResources, resourceTolerations, accelerator, then layer 7
+    for last in late:  # Flyte's resource rules, resourceTolerations, accelerator, layer 7
         if last is not None:
             fold(acc, last)
     if policy is not None:  # layer 8: the platform's policy, above everything
         fold_enforce(acc, policy, fold, primary=primary, names=names, init_names=init_names,
-                     lower=[*layers, *([fill] if fill else []), operator], context=context,
+                     lower=[*layers, *filled, operator], context=context,
                      task=task.name, role=role_spec.name)
     proven = fast is not None and all(
         layer_proven(each) for each in (*layers, *late, policy) if each is not None)
@@ -190,34 +189,6 @@ def _check_primary_kept(acc: dict[str, Any], primary: str, layers: list[Layer]) 
         fix="the task's own container cannot be deleted; delete its fields instead")
 
 
-def _fill_default_resources(acc: dict[str, Any], primary: str, context: RenderContext
-                            ) -> Layer | None:
-    """Fill the primary container's unset requests/limits from ``defaultResources``,
-    never producing a request above its limit (a default limit rises to the request, a
-    default request falls to the limit)."""
-    defaults = context.platform.default_resources
-    container = next(c for c in acc["spec"]["containers"] if c["name"] == primary)
-    resources = container.get("resources") or {}
-    requests, limits = resources.get("requests") or {}, resources.get("limits") or {}
-    fill: dict[str, dict[str, str]] = {}
-    for name, value in defaults.requests.items():
-        if name not in requests:
-            limit: str | None = limits.get(name)
-            low = limit is not None and parse_quantity(limit) < parse_quantity(value)
-            fill.setdefault("requests", {})[name] = limit if limit is not None and low else value
-    for name, value in defaults.limits.items():
-        if name not in limits:
-            request: str | None = requests.get(name) or fill.get("requests", {}).get(name)
-            high = request is not None and parse_quantity(request) > parse_quantity(value)
-            fill.setdefault("limits", {})[name] = request if request is not None and high else value
-    if not fill:
-        return None
-    # Valid by construction: quantities of the task or of platform.yaml, both checked.
-    return Layer(DEFAULT_RESOURCES.name,
-                 {"spec": {"containers": [{"name": primary, "resources": fill}]}}, primary,
-                 proven=True, clean=True, kind=DEFAULT_RESOURCES)
-
-
 def platform_pod(task: Task, role_spec: RoleSpec, context: RenderContext) -> dict[str, Any]:
     """The pod of one role as the platform's layers alone make it - cluster templates,
     platform.yaml, the operator-owned fields, the policy - with the task's own layers
@@ -232,8 +203,10 @@ def platform_pod(task: Task, role_spec: RoleSpec, context: RenderContext) -> dic
     for layer in every:
         if layer.kind.owner == "platform":
             fold_layer(acc, layer, primary, names, init_names)
-    fill = _fill_default_resources(acc, primary, context)
-    for last in (fill, operator, policy):
+    platform_layers = [layer for layer in every if layer.kind.owner == "platform"]
+    filled = flyte_resources(acc, primary, context, platform_layers,
+                             operator_sized=operator_sized(role_spec))
+    for last in (*filled, operator, policy):
         if last is not None:
             fold_layer(acc, last, primary, names, init_names)
     containers = _primary_first(acc, primary)

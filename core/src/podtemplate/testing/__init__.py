@@ -95,5 +95,6 @@ def __getattr__(name: str) -> Any:
 
 # Loaded by pytest with this plugin (a name, not an import: importing this package does
 # not need pytest).
-pytest_plugins = ["podtemplate.testing.fixtures", "podtemplate.testing.kube"]
+pytest_plugins = ["podtemplate.testing.fixtures", "podtemplate.testing.kube",
+                  "podtemplate.testing.flyte_oracle"]
 

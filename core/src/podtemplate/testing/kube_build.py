@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TextIO
 
 __all__ = ["ETCD_VERSION", "KUBERNETES_VERSION", "BINARIES", "BuildError", "binaries_present",
-           "binary", "build", "cache_dir", "tools_dir"]
+           "binary", "build", "cache_dir", "go_build", "tools_dir"]
 
 KUBERNETES_VERSION = "v1.35.4"  # tools/kube/go.mod; the pod schema's minor (1.35)
 ETCD_VERSION = "v3.6.5"  # tools/etcd/go.mod: the etcd Kubernetes 1.35 is built against
@@ -111,13 +111,17 @@ def build(out: TextIO = sys.stderr, *, force: bool = False) -> Path:
                      for package in packages]
             if not force and all(os.access(folder / name, os.X_OK) for name in names):
                 continue
-            _go_build(go, tools / module, packages, ldflags, folder, names, out)
+            go_build(go, tools / module, packages, ldflags, folder, names, out)
         out.write(f"kube: binaries ready in {folder} ({time.monotonic() - started:.0f} s)\n")
     return folder
 
 
-def _go_build(go: str, module: Path, packages: tuple[str, ...], ldflags: str, folder: Path,
-              names: list[str], out: TextIO) -> None:
+def go_build(go: str, module: Path, packages: tuple[str, ...], ldflags: str, folder: Path,
+             names: list[str], out: TextIO, *, label: str = "kube",
+             retry: str = "scripts/kube build") -> None:
+    """``go build`` of ``packages`` of the Go module ``module`` into ``folder`` (as
+    ``names``), printing ``[n/total] package`` as each compiles; the binaries appear
+    whole or not at all. ``label`` starts each message, ``retry`` is the fix named."""
     env = {**os.environ, "CGO_ENABLED": "0"}
     listing = subprocess.run([go, "list", "-deps", *packages], cwd=module, env=env,
                              capture_output=True, text=True, check=False)
@@ -128,7 +132,7 @@ def _go_build(go: str, module: Path, packages: tuple[str, ...], ldflags: str, fo
     partial = folder / ".partial"
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
-    out.write(f"kube: building {' '.join(names)} from {module} "
+    out.write(f"{label}: building {' '.join(names)} from {module} "
               f"({total} packages; already compiled ones are not listed)\n")
     target = f"{partial}/" if len(packages) > 1 else str(partial / names[0])
     command = [go, "build", "-v", "-trimpath", "-ldflags", ldflags, "-o", target, *packages]
@@ -147,7 +151,7 @@ def _go_build(go: str, module: Path, packages: tuple[str, ...], ldflags: str, fo
         out.flush()
     if process.wait() != 0:
         raise BuildError(f"go build in {module} failed: {' | '.join(tail)[-600:]} "
-                         "(fix: see the output above; run `scripts/kube build` to retry)")
+                         f"(fix: see the output above; run `{retry}` to retry)")
     for name in names:
         (partial / name).replace(folder / name)
     shutil.rmtree(partial, ignore_errors=True)
