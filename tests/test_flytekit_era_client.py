@@ -46,8 +46,9 @@ def test_numbers_the_old_client_took_render_as_the_api_server_reads_them(
     assert result.exit_code == 0, result.output
     (pod,) = rendered_documents(result.stdout)
     spec = pod["spec"]
-    assert spec["containers"][0]["resources"] == {"limits": {"cpu": "1", "memory": "0.5"},
-                                                  "requests": {"cpu": "0.25"}}
+    # the memory request is the limit, as Flyte's backend completes it
+    assert spec["containers"][0]["resources"] == {
+        "limits": {"cpu": "1", "memory": "0.5"}, "requests": {"cpu": "0.25", "memory": "0.5"}}
     assert spec["tolerations"] == [{"key": "num-gpus", "operator": "Equal", "value": "1",
                                     "effect": "NoSchedule"}]
 

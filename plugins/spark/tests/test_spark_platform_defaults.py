@@ -51,7 +51,10 @@ def test_a_warning_names_the_layer_that_set_the_native_value(render_spark: Rende
           task_config=Spark(spark_conf={"spark.executor.cores": "1"}))
     def job() -> None: ...
 
-    _, context = render_spark(job, DEFAULTS)
+    # no cpu cap here: a cap of 2 would lower the template's 3 first (with its own warning)
+    uncapped = Platform(defaultImage="python:3.11",
+                        defaultResources={"requests": {"cpu": "500m", "memory": "1Gi"}})
+    _, context = render_spark(job, uncapped)
     (warning,) = [str(w) for w in context.warnings]
     assert "spark_conf['spark.executor.cores']='1' wins over cores 3 taken from the " \
            "executor pod (set by the task template)" in warning
