@@ -3,9 +3,9 @@ theme under ``tests/flyte_ported/``, each rendered as a user would with the set'
 platform.yaml. A file either renders, with the pod facts Flyte gives the same code, or
 fails with exactly the one-line hints expected, all of them in one render.
 
-Themes 3 (resources where Flyte and podtemplate differ) and 4 (Flyte's documented default
-PodTemplate) are judged against flytekit and Flyte's backend by the oracle tests; the
-ported set holds the GPU case of theme 3, where the two agree."""
+Themes 3 (resources) and 4 (Flyte's documented default PodTemplate) are also judged
+against flytekit and Flyte's backend by the oracle tests (tests/flyte_oracle); here they
+render with the set's own platform files, as a migrating user would."""
 
 from __future__ import annotations
 
@@ -153,3 +153,42 @@ def test_every_theme_file_is_rendered_by_a_test_here() -> None:
     themes = {path.stem.split("_")[0] for path in PORTED.glob("theme*.py")}
     assert themes == {f"theme{n}" for n in (1, 2, 3, 5, 6, 7, 8)}
     assert all(any(name.startswith(f"test_{theme}_") for name in tested) for theme in themes)
+
+
+def _render_with(platform: str, name: str) -> dict[str, dict[str, Any]]:
+    result = render_cli(str(PORTED / name), "--platform", str(PORTED / platform))
+    assert result.exit_code == 0, result.output
+    return {f"{d['kind']}/{d['metadata']['name']}": d
+            for d in rendered_documents(result.stdout)}
+
+
+def test_theme3_resources_are_completed_as_flytes_backend_completes_them() -> None:
+    found = _render_with("platform_default_template.yaml", "theme3_flyte_fill.py")
+
+    def resources(name: str) -> dict[str, Any]:
+        resources: dict[str, Any] = found[f"Pod/{name}"]["spec"]["containers"][0]["resources"]
+        return resources
+
+    # limits alone: the request is the limit, not the platform's default request
+    assert resources("limits-only") == {"requests": {"cpu": "4", "memory": "8Gi"},
+                                        "limits": {"cpu": "4", "memory": "8Gi"}}
+    # an unset limit is the request, not the platform's limit
+    assert resources("requests-only") == {"requests": {"cpu": "1", "memory": "2Gi"},
+                                          "limits": {"cpu": "1", "memory": "2Gi"}}
+    # the platform's limits cap what is above them
+    assert resources("above-the-cap")["requests"]["cpu"] == "4"
+    assert resources("above-the-cap")["limits"]["cpu"] == "4"
+
+
+def test_theme4_flytes_default_template_gives_no_placeholder_image_and_no_noop() -> None:
+    found = _render_with("platform_default_template.yaml", "theme4_default_template.py")
+    for name, image in (("no-image", "python:3.11-slim"), ("own-image", "ghcr.io/acme/etl:3")):
+        pod = found[f"Pod/{name}"]
+        containers = pod["spec"]["containers"]
+        assert [c["name"] for c in containers] == ["primary"], containers
+        assert containers[0]["image"] == image
+        # the rest of the default template still applies
+        assert containers[0]["terminationMessagePolicy"] == "FallbackToLogsOnError"
+        assert {"key": "dedicated", "operator": "Equal", "value": "ml",
+                "effect": "NoSchedule"} in pod["spec"]["tolerations"]
+        assert pod["metadata"]["labels"]["platform"] == "flyte"
