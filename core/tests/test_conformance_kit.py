@@ -515,3 +515,33 @@ def test_conformance_suite_fails_the_broken_plugin_under_pytest(tmp_path: Path) 
     for test in ("test_higher_layer_wins", "test_settings_and_roles"):
         assert f"TestBrokenConformance::{test}" in out, out
     assert "6 failed" in out and "role 'follower', spec.tolerations" in out, out
+
+
+def test_a_plugin_whose_every_render_fails_passes_no_check_of_rendered_pods(
+        tmp_path: Path) -> None:
+    """A build that core refuses on every render (a duplicate env var) leaves the checks
+    of rendered pods nothing to judge: each fails, saying so, instead of passing."""
+    source = Path(__file__).read_text(encoding="utf-8")
+    helpers = source[source.index("class PairConfig"):source.index("class ColonLabel")]
+    header = source[:source.index("PYTORCH_CRD =")]
+    (tmp_path / "test_refused_suite.py").write_text(header + helpers + textwrap.dedent("""
+        from podtemplate.testing import ConformanceSuite
+
+
+        class TestRefusedConformance(ConformanceSuite):
+            task_type = "duplicates-env"
+            extra_plugins = (DuplicatesEnv(),)
+        """), encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider", "--rootdir",
+         str(tmp_path), "-c", "/dev/null", str(tmp_path)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    out = run.stdout
+    assert run.returncode == 1, out + run.stderr
+    for test in ("test_every_field_is_proven", "test_manifests_match_schema",
+                 "test_pods_validate", "test_primary_container_first",
+                 "test_no_duplicate_keys", "test_labels_on_every_pod",
+                 "test_inputs_unmutated", "test_deterministic"):
+        assert f"FAILED test_refused_suite.py::TestRefusedConformance::{test}" in out, out
+    assert "nothing to check: the plain sample task does not render" in out, out
+    assert " passed" not in out, out
