@@ -89,13 +89,8 @@ def check_inputs_known(tasks: list[Task], raw: Mapping[str, str]) -> None:
 def check_required_inputs(task: Task, given: Mapping[str, Any]) -> None:
     """Every parameter of the task's function without a default has an ``--input``: a
     pod calling ``fn(**inputs)`` without one would fail as it starts."""
-    signature = task.signature
-    if signature is None:
-        return
-    plain = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    missing = [name for name, parameter in signature.parameters.items()
-               if parameter.kind in plain and parameter.default is inspect.Parameter.empty
-               and name not in given]
+    missing = [name for name in task.compiled("required inputs", lambda: _required(task))
+               if name not in given]
     if not missing:
         return
     names = ", ".join(repr(name) for name in missing)
@@ -105,3 +100,14 @@ def check_required_inputs(task: Task, given: Mapping[str, Any]) -> None:
                      task=task.name, field=f"inputs.{missing[0]}",
                      fix=" ".join(f"--input {name}=VALUE" for name in missing)
                      + " (or a default in the function's signature)")
+
+
+def _required(task: Task) -> tuple[str, ...]:
+    """The parameters of the task's function that take no default, in order: known once
+    per task (the function does not change; ``inspect.signature`` is costly per role)."""
+    signature = task.signature
+    if signature is None:
+        return ()
+    plain = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return tuple(name for name, parameter in signature.parameters.items()
+                 if parameter.kind in plain and parameter.default is inspect.Parameter.empty)

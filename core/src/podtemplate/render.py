@@ -113,7 +113,7 @@ def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
     known = context.memo(API_RULES_MEMO)
     for pod in built:
         try:
-            check_changes(pod.changes)
+            check_changes(pod.changes, known)
         except PodTemplateError as error:
             raise error.located(task=task.name, role=pod.role) from None
         try:

@@ -39,5 +39,12 @@ class CompiledModel(BaseModel):
         return copied
 
     def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
-        """``make()`` the first time ``key`` is asked, the same value afterwards."""
-        return compiled_value(self._compiled, key, make)
+        """``make()`` the first time ``key`` is asked, the same value afterwards.
+
+        The store is read from pydantic's own table of private values: ``self._compiled``
+        goes through ``BaseModel.__getattr__``, which costs tens of microseconds (it asks
+        the private attribute for ``__get__``, an AttributeError each time), and a
+        render asks this of its platform and roles several times per task."""
+        private = self.__pydantic_private__
+        store = private["_compiled"] if private is not None else self._compiled
+        return compiled_value(store, key, make)

@@ -32,7 +32,7 @@ __all__ = ["CrdPodSchema", "crd_pod_schema"]
 Segment = str | int
 Schema = Mapping[str, Any]
 
-_SCALARS = (str, int, float, bool)
+_LEAVES = frozenset({str, int, float, bool, type(None)})  # hold no field
 _POD_TEMPLATE_SPEC = "io.k8s.api.core.v1.PodTemplateSpec"
 # What of ObjectMeta a role's pod carries: a template's labels and annotations (core
 # takes nothing else of a template's metadata; the operator names the pods).
@@ -93,17 +93,20 @@ def _pruned(node: Node, value: Any, at: At, found: list[tuple[Segment, ...]]) ->
     if node.kind == "object":
         implicit, children = node.implicit, node.children
         for key, sub in value.items():
-            child = children.get(key) or (None if key in implicit else node.child(key))
+            child = children.get(key)
             if child is None:
-                if not (node.open or key in implicit):
-                    found.append(flatten((at, key)))
-            elif not isinstance(sub, _SCALARS) and sub is not None:
+                child = None if key in implicit else node.child(key)
+                if child is None:
+                    if not (node.open or key in implicit):
+                        found.append(flatten((at, key)))
+                    continue
+            if type(sub) not in _LEAVES:  # a scalar of a subclass is walked: it holds none
                 _pruned(child, sub, (at, key), found)
     elif node.kind == "array":
         item = node.item()
         if item is not None:
             for index, entry in enumerate(value):
-                if not isinstance(entry, _SCALARS) and entry is not None:
+                if type(entry) not in _LEAVES:
                     _pruned(item, entry, (at, index), found)
 
 
