@@ -100,8 +100,9 @@ MUTATIONS = (
              "container_name=CONTAINER_NAME, role=role,", "container_name=CONTAINER_NAME,",
              "RoleSpec without role=: role templates and settings silently lost"),
     Mutation("pytorch-affinity-owned-and-dropped", "plugins/pytorch/src",
-             'spec: dict[str, Any] = {"containers": [container]}',
-             'spec: dict[str, Any] = {"containers": [container], "affinity": None}',
+             'container["ports"] = [port]\n    spec: dict[str, Any] = {"containers": [container]}',
+             'container["ports"] = [port]\n'
+             '    spec: dict[str, Any] = {"containers": [container], "affinity": None}',
              "spec.affinity declared operator-owned and dropped by the operator layer",
              also=(("owned = _ENTRYPOINT + (_SHM if config.shm_size else ())",
                     "owned = _ENTRYPOINT + (_SHM if config.shm_size else ()) + "
