@@ -61,15 +61,27 @@ def helper_role(**fields: Any) -> RoleSpec:
 
 # ------------------------------------------------------------ a deleted sidecar stays deleted
 
-LOGGED = PodTemplate({"containers": [{"name": "log", "image": "fluent:1"}]})
+LOGGED = {"containers": [{"name": "log", "image": "fluent:1"}]}
 NO_LOG = PodTemplate({"containers": [{"name": "log", "$patch": "delete"}]})
 DEFAULT_ENTRY = {"name": "default", "securityContext": {"runAsNonRoot": True}}
+ENFORCE_DEFAULT = Policy(enforce={"containers": [DEFAULT_ENTRY]})
 
 
-def test_a_policy_default_entry_does_not_bring_back_a_deleted_sidecar() -> None:
-    job = task(image="app:1", pod_template=LOGGED)(lambda: None).with_overrides(
-        pod_template=NO_LOG)
-    platform = Platform(defaultImage=IMAGE, policy=Policy(enforce={"containers": [DEFAULT_ENTRY]}))
+def logged_then_deleted(templates_dir: Templates, policy: Policy | None = None
+                        ) -> tuple[Task, Platform]:
+    """A task whose cluster template gives the ``log`` sidecar and whose own template
+    deletes it, and its platform (the deletion sits in a layer above the sidecar's:
+    ``with_overrides(pod_template=)`` would replace the task's template instead)."""
+    folder = cluster_template(templates_dir, LOGGED, name="logged")
+    job = task(image="app:1", pod_template_name="logged", pod_template=NO_LOG)(lambda: None)
+    platform = Platform(templates=folder, defaultImage=IMAGE,
+                        **({"policy": policy} if policy else {}))
+    return job, platform
+
+
+def test_a_policy_default_entry_does_not_bring_back_a_deleted_sidecar(
+        templates_dir: Templates) -> None:
+    job, platform = logged_then_deleted(templates_dir, ENFORCE_DEFAULT)
     pod, _ = resolve(job, platform)
     assert names(pod) == ["primary"]
     assert pod["spec"]["containers"][0]["securityContext"] == {"runAsNonRoot": True}
@@ -77,18 +89,17 @@ def test_a_policy_default_entry_does_not_bring_back_a_deleted_sidecar() -> None:
     assert names(manifest) == ["primary"]
 
 
-def test_a_default_entry_of_the_run_override_does_not_bring_back_a_deleted_sidecar() -> None:
-    job = task(image="app:1", pod_template=LOGGED)(lambda: None).with_overrides(
-        pod_template=NO_LOG)
+def test_a_default_entry_of_the_run_override_does_not_bring_back_a_deleted_sidecar(
+        templates_dir: Templates) -> None:
+    job, platform = logged_then_deleted(templates_dir)
     override = PodTemplate({"containers": [DEFAULT_ENTRY]})
-    pod, _ = resolve(job, Platform(defaultImage=IMAGE), override=override)
+    pod, _ = resolve(job, platform, override=override)
     assert names(pod) == ["primary"]
 
 
-def test_a_sidecar_deleted_and_given_again_higher_up_gets_the_policy_default_entry() -> None:
-    job = task(image="app:1", pod_template=LOGGED)(lambda: None).with_overrides(
-        pod_template=NO_LOG)
-    platform = Platform(defaultImage=IMAGE, policy=Policy(enforce={"containers": [DEFAULT_ENTRY]}))
+def test_a_sidecar_deleted_and_given_again_higher_up_gets_the_policy_default_entry(
+        templates_dir: Templates) -> None:
+    job, platform = logged_then_deleted(templates_dir, ENFORCE_DEFAULT)
     again = PodTemplate({"containers": [{"name": "log", "image": "fluent:2"}]})
     pod, _ = resolve(job, platform, override=again)
     assert names(pod) == ["primary", "log"]
@@ -154,6 +165,19 @@ def test_a_scheduling_role_takes_the_labels_but_not_the_settings_of_the_task() -
 def test_a_gpu_limit_alone_is_mirrored_to_the_request() -> None:
     job = task(image="app:1", limits=Resources(gpu=1))(lambda: None)
     pod, _ = resolve(job, Platform(defaultImage=IMAGE))
+    assert container(pod, "primary")["resources"] == {
+        "requests": {"nvidia.com/gpu": "1"}, "limits": {"nvidia.com/gpu": "1"}}
+
+
+def test_a_gpu_limit_of_the_task_is_its_request_over_a_templates_request(
+        templates_dir: Templates) -> None:
+    # The task's GPU limit is mirrored in its own layer, so it also replaces the
+    # template's GPU request (Flyte's rule alone would keep the template's 2 under a
+    # limit of 1, which the API server refuses for an extended resource).
+    folder = cluster_template(templates_dir, {"containers": [
+        {"name": "primary", "resources": {"requests": {"nvidia.com/gpu": "2"}}}]})
+    job = task(pod_template_name="base", image="app:1", limits=Resources(gpu=1))(lambda: None)
+    pod, _ = resolve(job, Platform(templates=folder, defaultImage=IMAGE))
     assert container(pod, "primary")["resources"] == {
         "requests": {"nvidia.com/gpu": "1"}, "limits": {"nvidia.com/gpu": "1"}}
 
