@@ -346,16 +346,26 @@ def test_a_union_item_both_primary_entries_give_is_given_once() -> None:
 def test_a_one_off_render_keeps_only_a_note_on_the_task() -> None:
     """A task rendered once (the CLI's renders) keeps what its layers were made from, not
     the layers nor their composition: its memory stays flat in the number of tasks. The
-    second render takes the same path and finds the same layers: it composes them."""
+    second render takes the same path and finds the same layers: it keeps its settings
+    layers (the task's and the role's, one note each) and composes them."""
     made, role_spec = _sample()
     assert role_spec.role is not None
     before = set(made._compiled)
     role_before = set(role_spec.role._compiled)
-    for _ in range(2):
+    slot = ("composed", "worker", "trainer")
+    for render in range(2):
         resolve_pod(made, role_spec, make_context(platform=Platform(
             defaultImage="python:3.11")))
-        assert set(made._compiled) - before == {("composed", "worker", "trainer")}
-        assert set(role_spec.role._compiled) - role_before <= {"env"}
+        added = set(made._compiled) - before
+        role_added = set(role_spec.role._compiled) - role_before - {"env"}
+        assert slot in added and len(added) == 2 and len(role_added) == 1
+        notes = [made._compiled[key] for key in added - {slot}] + [
+            role_spec.role._compiled[key] for key in role_added]
+        kept = [held[-1] for held in notes]
+        if render == 0:  # noted, no layer kept
+            assert notes == [[None], [None]]
+        else:  # kept: the settings layers the composition is made of
+            assert all(isinstance(layer, Layer) for layer in kept)
     slots = made.compiled(("composed", "worker", "trainer"), dict)
     (made_from, composed), = slots.values()
     assert composed is not None and all(not isinstance(part, dict) for part in made_from)

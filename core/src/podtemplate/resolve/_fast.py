@@ -31,7 +31,9 @@ settings, override; a role's template and settings) do not change between render
 Where several follow one another and come again (a task rendered a second time), they
 are merged into one layer, kept on the task (one slot per role and primary name); every
 render after folds that one layer in their place. A run seen once is only noted: a
-task rendered once keeps a few references, not a composed layer. Only
+task rendered once keeps a few references, not a composed layer (nor its settings
+layers, which are kept on the task and role from the second render on, so that later
+renders reach the composition without making them again: ``order._kept_settings``). Only
 layers whose composition gives the same pod as folding them one by one, over whatever
 lies below, are composed: proven valid (so a field keeps
 its type in every layer), clean (no directive, no null: nothing in them acts on what
@@ -228,8 +230,8 @@ def _flush(run: list[Layer], primary: str, plan: list[Layer], slots: Slots) -> N
 
 def _made_from(layer: Layer) -> object:
     """What tells that a layer gives the same fragment as last time: a template's layer
-    is the same object every render (kept on the template); a settings layer is made
-    afresh, from what its ``made_from`` names."""
+    is the same object every render (kept on the template); a settings layer is kept on
+    its task or role under what its ``made_from`` names (``order._kept_settings``)."""
     return layer if layer.made_from is None else layer.made_from
 
 

@@ -3,7 +3,7 @@ builder per kind, each returning the role's layer of that kind or None."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -188,15 +188,17 @@ def _own_template_layer(of: _RoleInputs, kind: LayerKind, own: PodTemplate | Non
 def _task_settings_layer(of: _RoleInputs) -> Layer | None:
     if of.scheduling:
         return None
-    task, platform = of.task, of.context.platform  # made_from: the task keeps the slot
+    task, platform, primary = of.task, of.context.platform, of.primary
     gpu = platform.gpu_resource_name
     accelerator = platform.accelerator_label if task.accelerator else None
-
-    pod = task_pod_settings(task, of.primary, of.context)  # accelerator, shared memory
-    return settings_layer(TASK_SETTINGS, TASK_SETTINGS.name, _settings_parts(task, gpu),
-                          primary=of.primary, image=task.image, command=task.command,
-                          args=task.args, pod=pod,
-                          made_from=(TASK_SETTINGS, of.primary, gpu, accelerator))
+    # What the layer is made from, known before it is made: the task keeps the layer
+    # under it (see _kept_settings).
+    made_from = (TASK_SETTINGS, primary, gpu, accelerator)
+    return _kept_settings(task, made_from, lambda: settings_layer(
+        TASK_SETTINGS, TASK_SETTINGS.name, _settings_parts(task, gpu), primary=primary,
+        image=task.image, command=task.command, args=task.args,
+        pod=task_pod_settings(task, primary, of.context),  # shared memory
+        made_from=made_from))
 
 
 def _role_named_template_layer(of: _RoleInputs) -> Layer | None:
@@ -226,11 +228,29 @@ def _role_settings_layer(of: _RoleInputs) -> Layer | None:
     role = of.role_spec.role
     if role is None:
         return None
-    gpu, name = of.context.platform.gpu_resource_name, of.role_spec.name
+    gpu, name, primary = of.context.platform.gpu_resource_name, of.role_spec.name, of.primary
+    made_from = (ROLE_SETTINGS, role, name, primary, gpu)
+    return _kept_settings(role, (ROLE_SETTINGS, name, primary, gpu), lambda: settings_layer(
+        ROLE_SETTINGS, f"{ROLE_SETTINGS.name} ({name})", _settings_parts(role, gpu),
+        primary=primary, image=role.image, made_from=made_from))
 
-    return settings_layer(ROLE_SETTINGS, f"{ROLE_SETTINGS.name} ({name})",
-                          _settings_parts(role, gpu), primary=of.primary, image=role.image,
-                          made_from=(ROLE_SETTINGS, role, name, of.primary, gpu))
+
+def _kept_settings(owner: Task | Role, key: tuple[Hashable, ...],
+                   make: Callable[[], Layer | None]) -> Layer | None:
+    """The settings layer of ``owner`` that ``key`` names (its kind and what it is made
+    from besides the owner), kept on the owner once it is asked for a second time: the
+    task and the role are immutable, so a task's later renders find the same layer -
+    what is known of it (:meth:`Layer.fact`) and the composition it is part of
+    (``resolve._fast``) with it - without making it again. Asked once, it is only noted,
+    as a run of layers is: a task rendered once (the CLI's) keeps no layer. The fragment
+    is read only, like a template's; the copy-on-write fold takes it by reference as
+    before (it is clean). A task or role that sets nothing has no layer (None)."""
+    held: list[Layer | None] = owner.compiled(key, list)  # [] new, [None] noted
+    if len(held) == 2:
+        return held[1]
+    layer = make()
+    held.append(layer if held else None)
+    return layer
 
 
 def _settings_parts(owner: Task | Role, gpu: str
