@@ -79,7 +79,6 @@ def _setter(layers: Sequence[Layer], primary: str, kind: str, name: str) -> int 
     return None
 
 
-
 _OWN_RESOURCES = "spec.containers[primary].resources."
 
 
@@ -115,7 +114,7 @@ def flyte_resources(acc: dict[str, Any], primary: str, context: RenderContext,
             requests, limits = own.get("requests") or {}, own.get("limits") or {}
             if key == "containers" and name == primary:
                 requests, limits = complete_resources(requests, limits, defaults.requests,
-                                              operator_sized)
+                                                      operator_sized)
             fill: dict[str, dict[str, str]] = {}
             for side, values in _capped(requests, limits, defaults.limits).items():
                 other = "limits" if side == "requests" else "requests"
@@ -153,8 +152,8 @@ def _copy_layer(origin: Layer, primary: str, side: str, resource: str, value: st
 
 
 def complete_resources(requests: dict[str, str], limits: dict[str, str],
-               default_requests: dict[str, str], operator_sized: frozenset[str]
-               ) -> tuple[dict[str, str], dict[str, str]]:
+                       default_requests: dict[str, str], operator_sized: frozenset[str]
+                       ) -> tuple[dict[str, str], dict[str, str]]:
     """The primary container's requests and limits as Flyte completes them: an unset
     request takes the limit, else the platform's default; an unset limit the request
     (for ``operator_sized`` resources: :func:`flyte_resources`)."""
