@@ -7,7 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 from ..cluster import dry_run
-from ..schemas.documents import NOT_CHECKED, DocumentProblem, describe, not_an_object
+from ..schemas.documents import (
+    NOT_CHECKED,
+    DocumentProblem,
+    describe,
+    list_items,
+    not_an_object,
+)
 
 __all__ = ["server_problems"]
 
@@ -20,12 +26,11 @@ def server_problems(document: Any, where: str, api_client: Any, namespace: str,
     problems = not_an_object(document, where)
     if problems:
         return problems
-    api_version, kind = document.get("apiVersion"), document.get("kind")
+    items = list_items(document, where)
+    if items is not None:
+        return [problem for item, at in items
+                for problem in server_problems(item, at, api_client, namespace, warn)]
     what = describe(document)
-    if api_version == "v1" and kind == "List":
-        return [problem for number, item in enumerate(document.get("items") or ())
-                for problem in server_problems(item, f"{where}.items[{number}]", api_client,
-                                               namespace, warn)]
     verdict = dry_run(api_client, document, namespace=namespace)
     for text in verdict.warnings:
         warn(f"{where} ({what}): warning: {text}")

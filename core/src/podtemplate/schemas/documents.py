@@ -22,7 +22,7 @@ from .crd import Crd, validate_custom_resource
 from .resources import CrdIndex, crd_of, pod_field
 
 __all__ = ["DocumentProblem", "NOT_CHECKED", "api_pod_check", "configmap_problems",
-           "describe", "not_an_object", "strict_pod_check", "validate_document"]
+           "describe", "list_items", "not_an_object", "strict_pod_check", "validate_document"]
 
 NOT_CHECKED = "not checked"
 _POD_FIELDS = frozenset(("apiVersion", "kind", "metadata", "spec", "status"))
@@ -59,8 +59,7 @@ def validate_document(document: Any, where: str, index: CrdIndex,
     types, ``pod_check`` checks a PodTemplateSpec-shaped dict. An image still holding a
     ``{{`` placeholder (flytekit's ``{{.image.NAME.fqn}}``) is one, in any kind."""
     problems = _kind_problems(document, where, index, pod_check)
-    if isinstance(document, Mapping) and not (document.get("apiVersion") == "v1"
-                                              and document.get("kind") == "List"):
+    if isinstance(document, Mapping) and list_items(document, where) is None:
         problems += [DocumentProblem(where, describe(document), path, "image placeholder",
                                      f"image {image!r} still holds a placeholder (fix: "
                                      "render it with platform.yaml's images: map naming "
@@ -103,17 +102,26 @@ def not_an_object(document: Any, where: str) -> list[DocumentProblem]:
     return []
 
 
+def list_items(document: Mapping[str, Any], where: str) -> list[tuple[Any, str]] | None:
+    """The items of a ``v1 List``, each with where it sits (``where.items[N]``), to be
+    judged on its own; None when ``document`` is not a List."""
+    if document.get("apiVersion") == "v1" and document.get("kind") == "List":
+        return [(item, f"{where}.items[{number}]")
+                for number, item in enumerate(document.get("items") or ())]
+    return None
+
+
 def _kind_problems(document: Any, where: str, index: CrdIndex,
                    pod_check: PodCheck) -> list[DocumentProblem]:
     problems = not_an_object(document, where)
     if problems:
         return problems
+    items = list_items(document, where)
+    if items is not None:
+        return [problem for item, at in items
+                for problem in validate_document(item, at, index, pod_check)]
     api_version, kind = document.get("apiVersion"), document.get("kind")
     what = describe(document)
-    if api_version == "v1" and kind == "List":
-        return [problem for number, item in enumerate(document.get("items") or ())
-                for problem in validate_document(item, f"{where}.items[{number}]", index,
-                                                 pod_check)]
     if api_version == "v1" and kind == "Pod":
         extra = [DocumentProblem(where, what, key, "Pod", "unknown field: a Pod has "
                                  "apiVersion, kind, metadata, spec and status")
