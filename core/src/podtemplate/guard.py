@@ -14,10 +14,10 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, TypeVar
 
-from .errors import DefinitionError, InternalError, PodTemplateError
+from .errors import DefinitionError, InternalError, PodTemplateError, did_you_mean
 from .limits import DEBUG_VARIABLE
 
-__all__ = ["as_our_error", "guarded", "debug_requested", "REPORT"]
+__all__ = ["as_our_error", "call_mistake", "guarded", "debug_requested", "REPORT"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,9 +50,46 @@ def guarded(function: F) -> F:
         except PodTemplateError:
             raise
         except Exception as error:
+            if isinstance(error, TypeError):  # the call itself may not fit the signature
+                mistake = call_mistake(function, args, kwargs)
+                if mistake is not None:
+                    raise mistake from error
             raise as_our_error(error) from error
 
     return run  # type: ignore[return-value]
+
+
+def call_mistake(function: Callable[..., Any], args: tuple[Any, ...],
+                 kwargs: dict[str, Any]) -> DefinitionError | None:
+    """The caller's mistake when ``args`` and ``kwargs`` do not fit ``function``'s
+    signature (an unknown keyword, with the one a typo meant; a missing or extra
+    argument), else None: a ``TypeError`` from inside a call that fits is a bug."""
+    import inspect
+
+    try:
+        signature = inspect.signature(function)
+        signature.bind(*args, **kwargs)
+    except TypeError as error:
+        mistake = str(error)
+    except ValueError:  # no signature to judge the call by
+        return None
+    else:
+        return None
+    name = function.__qualname__.removesuffix(".__init__")
+    parameters = signature.parameters
+    named = [p.name for p in parameters.values()
+             if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and p.name not in ("self", "cls")]
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+    unknown = [key for key in kwargs if key not in named and not takes_any]
+    fix = f"see help({name}) for the accepted arguments"
+    if not unknown:
+        return DefinitionError(f"{name}: {mistake}", fix=fix)
+    meant = did_you_mean(unknown[0], named)
+    if meant is None:
+        return DefinitionError(f"{name} has no argument {unknown[0]!r}", field=unknown[0],
+                               fix=fix)
+    return DefinitionError(f"{name} has no argument {unknown[0]!r}; did you mean {meant!r}?",
+                           field=unknown[0], fix=f"write {meant}=")
 
 
 def debug_requested() -> bool:

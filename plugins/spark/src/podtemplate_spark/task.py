@@ -3,11 +3,12 @@ image, with no Python function — the ContainerTask form of the ``spark`` task 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from podtemplate import DefinitionError, PodTemplate, Resources, Role, Task
-from podtemplate.plugin import EnvValue, defining_task
+from podtemplate.plugin import EnvValue, defining_task, refuse_arguments
 
 from .config import DEFAULT_SPARK_VERSION, ApplicationType, Spark
 from .natives import cpu_fields, memory_fields
@@ -33,6 +34,7 @@ def SparkApplicationTask(
     pod_template: PodTemplate | None = None,
     pod_template_name: str | None = None,
     interruptible: bool = False,
+    **unknown: Any,
 ) -> Task:
     """A Spark application that runs ``main_application_file`` (``local://`` for a file
     in ``image``) with ``main_class`` and ``arguments``; driver and executors get the task's
@@ -40,6 +42,12 @@ def SparkApplicationTask(
     render`` finds it there.
     """
     with defining_task(name):
+        if unknown:  # a mistyped keyword: say which argument it meant
+            refuse_arguments(unknown, {}, call="SparkApplicationTask",
+                             help_name="SparkApplicationTask", accepted=[
+                                 p.name for p in
+                                 inspect.signature(SparkApplicationTask).parameters.values()
+                                 if p.kind is not p.VAR_KEYWORD])
         if not isinstance(image, str) or not image.strip():
             raise DefinitionError("image is empty", field="image",
                                   fix="give a Spark image, e.g. apache/spark:3.5.5")

@@ -1,0 +1,86 @@
+"""Gaps a new user still met in the first hour (issue 32, audited): a mistyped argument of
+any call is the caller's mistake with "did you mean", never an internal error; a
+`$patch: delete` at the root of any pod spec fragment is bad input, never exit 70."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import podtemplate
+import pytest
+from click.testing import CliRunner, Result
+from podtemplate import PodTemplate
+from podtemplate.cli import main
+from podtemplate.errors import DefinitionError, PodTemplateError
+
+
+@pytest.fixture(autouse=True)
+def _forget_imported_tasks(tmp_path: Path) -> Iterator[None]:
+    """Task modules these tests import are forgotten afterwards (another test's
+    ``tasks.py`` must not meet this one's in ``sys.modules``)."""
+    before = set(sys.modules)
+    path = list(sys.path)
+    yield
+    for name in set(sys.modules) - before:
+        origin = getattr(sys.modules[name], "__file__", None) or ""
+        if origin.startswith(str(tmp_path)):
+            del sys.modules[name]
+    sys.path[:] = path
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def write(folder: Path, name: str, text: str) -> str:
+    path = folder / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return str(path)
+
+
+# --- a mistyped argument is the caller's mistake --------------------------------------
+
+def test_a_mistyped_keyword_of_a_core_call_says_what_was_meant() -> None:
+    with pytest.raises(DefinitionError, match="did you mean 'primary_container_name'") as caught:
+        PodTemplate(pod_spec={}, primary_container_nam="main")  # type: ignore[call-arg]
+    assert caught.value.field == "primary_container_nam"
+    with pytest.raises(DefinitionError, match="did you mean 'platform'"):
+        podtemplate.render([], platfom="platform.yaml")  # type: ignore[call-arg]
+    with pytest.raises(DefinitionError, match="has no argument 'colour'") as unknown:
+        PodTemplate.from_yaml("spec: {}", colour="blue")  # type: ignore[call-arg]
+    assert "help(PodTemplate.from_yaml)" in str(unknown.value)
+
+
+def test_a_call_missing_an_argument_is_the_callers_mistake() -> None:
+    with pytest.raises(DefinitionError, match="missing a required argument: 'path_or_text'"):
+        PodTemplate.from_yaml()  # type: ignore[call-arg]
+
+
+def test_a_mistyped_template_argument_in_a_module_is_exit_2_at_its_line(tmp_path: Path
+                                                                        ) -> None:
+    tasks = write(tmp_path, "typo_tasks.py", """\
+        from podtemplate import PodTemplate
+
+        GPU = PodTemplate(pod_spec={}, primary_container_nam="main")
+        """)
+    result = run("render", tasks)
+    assert result.exit_code == 2, result.output
+    assert f"{tasks}:3" in result.stderr and "internal error" not in result.stderr
+    assert "did you mean 'primary_container_name'" in result.stderr
+
+
+def test_task_class_argument_typos_say_what_was_meant() -> None:
+    from podtemplate_container import ContainerTask
+    from podtemplate_shell import ShellTask
+    from podtemplate_spark import SparkApplicationTask
+
+    with pytest.raises(PodTemplateError, match="did you mean 'command'"):
+        ContainerTask(name="c", image="busybox", comand=["ls"])
+    with pytest.raises(PodTemplateError, match="did you mean 'inputs'"):
+        ShellTask(name="s", script="echo", input={"A": "1"})
+    with pytest.raises(PodTemplateError, match="did you mean 'main_class'"):
+        SparkApplicationTask(name="s", image="spark", main_application_file="local:///a.py",
+                             main_clas="A")
