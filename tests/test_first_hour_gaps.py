@@ -84,3 +84,61 @@ def test_task_class_argument_typos_say_what_was_meant() -> None:
     with pytest.raises(PodTemplateError, match="did you mean 'main_class'"):
         SparkApplicationTask(name="s", image="spark", main_application_file="local:///a.py",
                              main_clas="A")
+
+
+# --- `$patch` at the root of a pod spec fragment -----------------------------------------
+
+DISTRIBUTED = """\
+from podtemplate import PodTemplate, Role, task
+from podtemplate_pytorch import PyTorch
+
+@task(image="python:3.11", interruptible=True)
+def one() -> None: ...
+
+@task(image="python:3.11", interruptible=True, task_config=PyTorch(worker=Role(replicas=2)))
+def many() -> None: ...
+"""
+
+
+def test_deleting_a_whole_pod_spec_in_python_is_refused_where_it_is_written() -> None:
+    with pytest.raises(PodTemplateError, match="whole pod spec") as caught:
+        PodTemplate(pod_spec={"$patch": "delete"})
+    assert caught.value.field == "spec.$patch" and caught.value.exit_code == 2
+
+
+@pytest.mark.parametrize(("platform", "key"), [
+    ("interruptible:\n  $patch: delete\n", "interruptible.$patch"),
+    ("policy:\n  enforce:\n    $patch: delete\n", "policy.enforce.$patch"),
+    ("policy:\n  enforce:\n    $patch: replace\n    hostNetwork: false\n",
+     "policy.enforce.$patch"),
+])
+def test_a_platform_fragment_that_deletes_or_replaces_the_pod_is_bad_input(
+        tmp_path: Path, platform: str, key: str) -> None:
+    result = run("render", write(tmp_path, "tasks.py", DISTRIBUTED), "--platform",
+                 write(tmp_path, "platform.yaml", platform))
+    assert result.exit_code == 2, result.output
+    assert key in result.stderr and "internal error" not in result.stderr
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_replacing_what_lies_below_a_fragment_renders_or_names_the_layer(tmp_path: Path
+                                                                          ) -> None:
+    """`$patch: replace` at the root of a fragment starts from it alone: below the task's
+    settings (the platform's interruptible fragment) the pod still renders; above them (a
+    role template) it would drop the task's own container, and the error names the layer
+    and the directive."""
+    tasks = write(tmp_path, "tasks.py", DISTRIBUTED + """
+ALONE = PodTemplate(pod_spec={"$patch": "replace", "nodeSelector": {"pool": "b"}})
+
+@task(image="python:3.11", task_config=PyTorch(worker=Role(pod_template=ALONE)))
+def replaced() -> None: ...
+""")
+    platform = write(tmp_path, "platform.yaml",
+                     "interruptible:\n  $patch: replace\n  nodeSelector: {spot: 'true'}\n")
+    result = run("render", f"{tasks}:many", "--platform", platform)
+    assert result.exit_code == 0, result.output
+    assert "spot: 'true'" in result.stdout
+    refused = run("render", f"{tasks}:replaced", "--platform", platform)
+    assert refused.exit_code == 2, refused.output
+    assert "role template (worker)" in refused.stderr, refused.stderr
+    assert "$patch: replace" in refused.stderr

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ApiRuleError, InvalidPodSpecError
+from ..errors import ApiRuleError, InvalidPodSpecError, MergeError
 from ..merge.engine import clean, duplicate_keys
 from ..stash import StashKey
 from .apiserver import ApiProblem, check_final_pod, check_fragment, check_keys_only
@@ -96,7 +96,13 @@ def validate_pod_spec(spec: Mapping[str, Any], *, root: str = "spec",
     """Strictly validate a PodSpec dict (directives and nulls removed first): field names
     and types by the shipped pod schema, then names, quantities and the pod rules that
     one layer decides. A template fragment may omit ``containers``; a final pod may not
-    (``require_containers``)."""
+    (``require_containers``). ``$patch: delete`` at the root is refused: it would
+    delete the whole pod below it, the task's own container included."""
+    if isinstance(spec, Mapping) and spec.get("$patch") == "delete":
+        raise MergeError("`$patch: delete` on the whole pod spec", field=f"{root}.$patch",
+                         fix="delete single fields or list items (`$patch: delete` on a "
+                         "container, `null` for a field), or use `$patch: replace` to "
+                         "start from this spec alone")
     data = clean(spec)
     if not require_containers:
         data.setdefault("containers", [])

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from ..errors import MergeError
 from ..model.names import check_quantity
 from ..model.podspec import validate_pod_spec
 from .paths import PathSyntaxError, unknown_field
@@ -40,6 +41,11 @@ class Policy(BaseModel):
     @field_validator("enforce")
     @classmethod
     def _enforce(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if value.get("$patch") in ("delete", "replace"):
+            raise MergeError(f"`$patch: {value['$patch']}` on the whole enforced pod spec: "
+                             "enforce is merged over every role's pod, it cannot delete or "
+                             "replace it", field="policy.enforce.$patch",
+                             fix="drop `$patch` here and enforce single fields")
         validate_pod_spec(value, root="policy.enforce")
         return value
 

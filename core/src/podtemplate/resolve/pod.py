@@ -180,9 +180,19 @@ def _check_primary_kept(acc: dict[str, Any], primary: str, layers: list[Layer]) 
     """The layers may delete any container but the task's own."""
     if any(c.get("name") == primary for c in acc["spec"].get("containers") or ()):
         return
-    culprit = next((layer.label for layer in reversed(layers) if any(
-        isinstance(c, Mapping) and c.get("name") == primary and c.get(PATCH) == DELETE
-        for c in (layer.fragment.get("spec") or {}).get("containers") or ())), None)
+    culprit = None
+    for layer in reversed(layers):
+        spec = layer.fragment.get("spec") or {}
+        if any(isinstance(c, Mapping) and c.get("name") == primary and c.get(PATCH) == DELETE
+               for c in spec.get("containers") or ()):
+            culprit = layer.label
+            break
+        if spec.get(PATCH) == "replace":  # everything below it, the task's settings too
+            raise DefinitionError(
+                f"{layer.label} replaces the whole pod spec (`$patch: replace`), so the "
+                f"primary container {primary!r} is gone", field=f"spec.containers[{primary}]",
+                fix="drop `$patch: replace` from this template, or replace single lists "
+                "and maps (`$patch: replace` inside them)")
     raise DefinitionError(
         f"{culprit or 'a layer'} deletes the primary container {primary!r}",
         field=f"spec.containers[{primary}]",
