@@ -8,6 +8,7 @@ fails saying how to install it, never skips."""
 
 from __future__ import annotations
 
+import colorsys
 import re
 import shutil
 import subprocess
@@ -59,10 +60,24 @@ def test_explain_page_controls_work_in_chromium(tmp_path: Path) -> None:
 
 
 def test_coverage_page_controls_work_in_chromium(tmp_path: Path) -> None:
+    """Every installed task type: a map wider than the window, so the page scrolls it
+    sideways and checks the field column and the section titles stay put."""
     page = tmp_path / "coverage.html"
-    result = CliRunner().invoke(main, ["coverage", "--plugin", "python", "--plugin", "spark",
-                                       "--format", "html", "-o", str(page)],
+    result = CliRunner().invoke(main, ["coverage", "--format", "html", "-o", str(page)],
                                 catch_exceptions=False)
     assert result.exit_code == 0, result.output
     report = _selftest(page)
     assert report.startswith("selftest: PASS"), report
+    assert int(re.findall(r"scrolled (\d+) px", report)[0]) > 0, report
+
+
+def test_no_layer_colour_reads_as_an_error_and_each_is_its_own() -> None:
+    from podtemplate.provenance.html import COLOURS
+    from podtemplate.provenance.sources import LAYERS
+
+    assert set(LAYERS) <= set(COLOURS)
+    assert len(set(COLOURS.values())) == len(COLOURS)
+    for layer, colour in COLOURS.items():
+        hue, _, saturation = colorsys.rgb_to_hls(*(int(colour[i:i + 2], 16) / 255
+                                                   for i in (1, 3, 5)))
+        assert not ((hue < 15 / 360 or hue > 345 / 360) and saturation > 0.45), layer

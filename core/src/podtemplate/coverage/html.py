@@ -50,7 +50,6 @@ table.heat{border-collapse:separate;border-spacing:2px;font-size:12px}
 .heat thead tr+tr th{top:22px}
 .heat th.field,.heat thead th.corner{position:sticky;left:0;z-index:2}
 .heat thead th.corner{z-index:3}
-.heat tr.section th{position:sticky;left:0}
 .hidden{display:none}
 #reason{flex:1;background:#fff;border:1px solid #b8bfcc;border-radius:6px;
 padding:4px 10px;font:12px ui-monospace,Menlo,monospace;min-height:16px}
@@ -60,7 +59,8 @@ dl.exceptions dd{font-size:12px;margin:1px 0 1px 18px}
 .heat th.plugin{border-bottom:2px solid #9aa3b2}
 .heat th.field{text-align:left;font-family:ui-monospace,Menlo,monospace;font-weight:400;
 white-space:nowrap;padding-right:8px}
-.heat tr.section th{text-align:left;background:#e7eaf0;padding:4px 6px}
+.heat tr.section th{text-align:left;background:#e7eaf0;padding:4px 6px;
+font:600 13px system-ui,sans-serif}
 .heat td{width:30px;height:20px;text-align:center;border-radius:3px;color:#fff;cursor:help}
 .s-applied{background:#2e9d5b}.s-owned{background:#4a7bd0}.s-unsupported{background:#e0a526}
 .s-lost{background:#d64545;font-weight:700}
@@ -88,25 +88,31 @@ document.querySelector('table.heat').addEventListener('click',function(event){
 });
 if(location.hash==='#selftest'){
   var failed=[];
-  only.checked=true;filter();
-  var shown=rows.filter(function(r){return !r.classList.contains('hidden');});
-  if(shown.length>=rows.length&&rows.some(function(r){return !r.querySelector('td.exception');}))
+  function visible(){return rows.filter(function(r){return !r.classList.contains('hidden');});}
+  only.click();  /* as a person ticks it: the change event */
+  var shown=visible();
+  var plain=rows.some(function(r){return !r.querySelector('td.exception');});
+  if(!only.checked||shown.length>=rows.length&&plain)
     {failed.push('exceptions only hides rows applied everywhere');}
   if(shown.some(function(r){return !r.querySelector('td.exception');}))
     {failed.push('exceptions only keeps only rows with an exception');}
-  only.checked=false;filter();
-  if(rows.some(function(r){return r.classList.contains('hidden');}))
-    {failed.push('every row back');}
+  only.click();
+  if(visible().length!==rows.length){failed.push('every row back');}
   var cell=document.querySelector('td.exception')||document.querySelector('td[title]');
   cell.click();
   if(bar.textContent!==cell.title){failed.push('a click shows the reason');}
-  var field=document.querySelector('th.field');
-  if(getComputedStyle(field).position!=='sticky'){failed.push('sticky field column');}
+  var box=document.querySelector('.scroll'),edge=box.getBoundingClientRect().left;
+  box.scrollLeft=box.scrollWidth;var scrolled=box.scrollLeft;
+  [['field column','tr.row th.field'],['section title','tr.section th.field']].forEach(function(c){
+    var left=document.querySelector(c[1]).getBoundingClientRect().left;
+    if(left<edge||left>edge+8){failed.push('the '+c[0]+' stays put when the map scrolls sideways');}
+  });
+  box.scrollLeft=0;
   if(document.documentElement.scrollWidth>window.innerWidth+1)
     {failed.push('page wider than the window');}
   var out=document.getElementById('selftest');out.classList.remove('hidden');
   out.textContent='selftest: '+(failed.length?'FAIL '+failed.join('; '):'PASS')+
-    ' ('+rows.length+' rows, '+shown.length+' with exceptions)';
+    ' ('+rows.length+' rows, '+shown.length+' with exceptions, scrolled '+scrolled+' px)';
 }
 })();
 """
@@ -171,8 +177,9 @@ def _heat_map(report: CoverageReport) -> str:
         paths = [p for p in report.fields if _section_of(p) == title]
         if not paths:
             continue
-        rows.append(f'<tr class="section"><th colspan="{len(columns) + 1}">{escape(title)}'
-                    "</th></tr>")
+        # The title in the field column, which stays put when the map scrolls sideways.
+        rows.append(f'<tr class="section"><th class="field">{escape(title)}</th>'
+                    f'<th colspan="{len(columns)}"></th></tr>')
         for path in paths:
             tds = "".join(_td(cells.get((p.task_type, role, path)), p, role, path)
                           for p, role in columns)

@@ -54,9 +54,9 @@ border-radius:5px;background:#fff;cursor:pointer}
 nav.index{font-size:13px;margin:10px 0}
 nav.index>ul{columns:4 260px;margin:4px 0;padding-left:18px}
 nav.index li{margin:1px 0;break-inside:avoid}
-nav.index a{color:#1f4f8f;text-decoration:none;margin-right:6px}
+nav.index a{color:#1f4f8f;text-decoration:none;margin-right:6px;white-space:nowrap}
 section.pod{background:#fff;border:1px solid #dde1e8;border-radius:8px;margin:14px 0;
-padding:8px 14px}
+padding:8px 14px;scroll-margin-top:64px}
 section.pod>h2{font-size:16px;margin:4px 0 8px}
 details{margin-left:14px}details>summary{cursor:pointer;font-family:ui-monospace,Menlo,
 monospace;font-size:13px;color:#39414f}
@@ -102,23 +102,40 @@ document.getElementById('collapse').addEventListener('click',function(){all(fals
 filter();
 if(location.hash==='#selftest'){
   var failed=[],details=document.querySelectorAll('details');
+  function type(text){  /* as a person types: the input event, then what shows */
+    q.value=text;q.dispatchEvent(new Event('input'));
+    return leaves.filter(function(l){return !l.classList.contains('hidden');}).length;
+  }
   document.getElementById('collapse').click();
   if([].some.call(details,function(d){return d.open;})){failed.push('collapse all');}
   document.getElementById('expand').click();
   if([].some.call(details,function(d){return !d.open;})){failed.push('expand all');}
   var first=leaves[0],word=first?first.querySelector('b').textContent:'';
-  q.value=word;var shown=filter();
+  var shown=type(word);
   if(!first||shown<1||first.classList.contains('hidden')){failed.push('search keeps a match');}
-  q.value=word+' no-such-value-anywhere';
-  if(filter()!==0){failed.push('search hides what does not match');}
-  q.value='';
-  if(filter()!==leaves.length){failed.push('an empty search shows every value');}
+  if(count.textContent!==shown+' of '+leaves.length+' values'){failed.push('search count');}
+  if(type(word+' no-such-value-anywhere')!==0){failed.push('search hides what does not match');}
+  if(type('')!==leaves.length){failed.push('an empty search shows every value');}
+  var legend={};
+  [].forEach.call(document.querySelectorAll('.legend i'),
+    function(i){legend[i.style.background]=1;});
+  if(leaves.some(function(l){return !legend[l.querySelector('.v').style.background];}))
+    {failed.push('the legend names every colour');}
   var links=document.querySelectorAll('nav.index a'),pods=document.querySelectorAll('section.pod');
   if(links.length!==pods.length){failed.push('index: one link a pod');}
   [].forEach.call(links,function(a){
     var id=a.getAttribute('href').slice(1);
     if(!document.getElementById(id)){failed.push('index target '+id);}
   });
+  var last=links[links.length-1];
+  if(last){
+    last.click();
+    var pod=document.getElementById(last.getAttribute('href').slice(1));
+    var top=pod.getBoundingClientRect().top;
+    var below=document.querySelector('.controls').getBoundingClientRect().bottom;
+    if(top<below-1||top>window.innerHeight)
+      {failed.push('an index link shows its pod below the search bar');}
+  }
   var out=document.getElementById('selftest');out.classList.remove('hidden');
   out.textContent='selftest: '+(failed.length?'FAIL '+failed.join('; '):'PASS')+
     ' ('+leaves.length+' values, '+pods.length+' pods)';
