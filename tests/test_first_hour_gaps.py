@@ -142,3 +142,34 @@ def replaced() -> None: ...
     assert refused.exit_code == 2, refused.output
     assert "role template (worker)" in refused.stderr, refused.stderr
     assert "$patch: replace" in refused.stderr
+
+
+# --- Ctrl-C ---------------------------------------------------------------------------
+
+SHELL_TASK = """\
+from podtemplate_shell import ShellTask
+
+report = ShellTask(name="report", script="echo hi", image="busybox:1.36")
+"""
+
+
+def test_ctrl_c_during_apply_says_what_the_cluster_already_has(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An apply interrupted after its first object says so: "nothing was written" would
+    be false. (The cluster is faked: one object applied, then Ctrl-C.)"""
+    from podtemplate.cluster import apply, session
+
+    def first_then_ctrl_c(*_: object, **__: object) -> Iterator[apply.Outcome]:
+        yield apply.Outcome("configmap/report-script", "ml-team", "created")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(apply, "apply_manifests", first_then_ctrl_c)
+    monkeypatch.setattr(session, "open_cluster", lambda *_: object())
+    monkeypatch.setattr(session, "default_namespace", lambda *_: "ml-team")
+    result = CliRunner().invoke(main, ["apply", write(tmp_path, "tasks.py", SHELL_TASK)])
+    assert result.exit_code == 130, result.output
+    assert result.stdout == "configmap/report-script created\n"
+    said = result.stderr.strip()
+    assert said == ("interrupted: applied before the interruption: configmap/report-script; "
+                    "maybe applied (being sent): pod/report; not sent: nothing"), said
+    assert "nothing was written" not in result.stderr

@@ -62,19 +62,29 @@ def _apply(targets: tuple[str, ...], platform_file: str | None, templates: str |
     space = platform.namespace or default_namespace(platform.kubeconfig, platform.context)
     done: list[str] = []
     refused = 0
-    for outcome in apply_manifests(api_client, manifests, namespace=space, dry_run=dry_run,
-                                   force=force):
-        if outcome.action != "refused":
-            click.echo(outcome.line(dry_run))
-            done.append(outcome.ref)
-            continue
-        refused += 1
-        where = f" (namespace {outcome.namespace})" if outcome.namespace else ""
-        click.echo(f"error: {outcome.ref}{where}: {outcome.problem}", err=True)
+    refs = [object_ref(m) for m in apply_order(manifests)]
+    try:
+        for outcome in apply_manifests(api_client, manifests, namespace=space,
+                                       dry_run=dry_run, force=force):
+            if outcome.action != "refused":
+                click.echo(outcome.line(dry_run))
+                done.append(outcome.ref)
+                continue
+            refused += 1
+            where = f" (namespace {outcome.namespace})" if outcome.namespace else ""
+            click.echo(f"error: {outcome.ref}{where}: {outcome.problem}", err=True)
+    except KeyboardInterrupt:  # Ctrl-C: what the cluster already has is said, not denied
+        asked = len(done) + refused
+        sending, unsent = refs[asked:asked + 1], refs[asked + 1:]
+        said = ("a server dry run: nothing was stored" if dry_run else
+                f"applied before the interruption: {', '.join(done) or 'nothing'}; "
+                f"maybe applied (being sent): {', '.join(sending) or 'nothing'}; "
+                f"not sent: {', '.join(unsent) or 'nothing'}")
+        click.echo(f"\ninterrupted: {said}", err=True)
+        sys.exit(130)
     if not refused:
         return
     if not dry_run:
-        refs = [object_ref(m) for m in apply_order(manifests)]
         unsent = refs[len(done) + 1:]
         click.echo(f"error: applied before the refusal: {', '.join(done) or 'nothing'}; "
                    f"not sent: {', '.join(unsent) or 'nothing'}", err=True)
