@@ -4,6 +4,7 @@ any call is the caller's mistake with "did you mean", never an internal error; a
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -173,3 +174,30 @@ def test_ctrl_c_during_apply_says_what_the_cluster_already_has(
     assert said == ("interrupted: applied before the interruption: configmap/report-script; "
                     "maybe applied (being sent): pod/report; not sent: nothing"), said
     assert "nothing was written" not in result.stderr
+
+
+def test_ctrl_c_while_the_cli_loads_exits_130_in_one_line() -> None:
+    """The command's entry point catches a Ctrl-C that comes before the CLI is loaded
+    (here, made to come exactly then: the import of the CLI is interrupted)."""
+    from importlib.metadata import entry_points
+
+    (script,) = entry_points(group="console_scripts", name="podtemplate")
+    assert script.value == "podtemplate._entry:run"
+    probe = textwrap.dedent("""\
+        import sys
+
+        class Interrupt:
+            def find_spec(self, name, path=None, target=None):
+                if name == "podtemplate.cli.main":
+                    raise KeyboardInterrupt
+                return None
+
+        sys.meta_path.insert(0, Interrupt())
+        sys.argv = ["podtemplate", "--help"]
+        from podtemplate._entry import run
+        run()
+        """)
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip() == "interrupted: nothing was written", done.stderr
