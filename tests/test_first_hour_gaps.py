@@ -4,6 +4,8 @@ any call is the caller's mistake with "did you mean", never an internal error; a
 
 from __future__ import annotations
 
+import os
+import stat
 import subprocess
 import sys
 import textwrap
@@ -201,3 +203,40 @@ def test_ctrl_c_while_the_cli_loads_exits_130_in_one_line() -> None:
                           timeout=120, check=False)
     assert done.returncode == 130, done.stderr
     assert done.stderr.strip() == "interrupted: nothing was written", done.stderr
+
+
+# --- output file modes ----------------------------------------------------------------
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o077, 0o600)])
+def test_every_output_file_gets_the_mode_a_shell_would_give_it(tmp_path: Path, umask: int,
+                                                               mode: int) -> None:
+    """0644 under the usual umask, whichever command writes (coverage's file was 0600
+    whatever the umask); a umask that keeps files private is obeyed, as by any tool."""
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    old = os.umask(umask)
+    try:
+        results = [
+            run("render", str(examples / "python_tasks.py"), "--platform",
+                str(examples / "platform.yaml"), "-o", str(tmp_path / "out")),
+            run("explain", str(examples / "python_tasks.py"), "--platform",
+                str(examples / "platform.yaml"), "--format", "html", "-o",
+                str(tmp_path / "explain.html")),
+            run("coverage", "--plugin", "python", "--format", "html", "-o",
+                str(tmp_path / "coverage.html")),
+        ]
+    finally:
+        os.umask(old)
+    assert [r.exit_code for r in results] == [0, 0, 0], [r.output for r in results]
+    files = [tmp_path / "explain.html", tmp_path / "coverage.html",
+             *(tmp_path / "out").iterdir()]
+    assert {stat.S_IMODE(f.stat().st_mode) for f in files} == {mode}
+
+
+def test_clean_without_an_output_folder_is_not_silently_ignored(tmp_path: Path) -> None:
+    tasks = write(tmp_path, "tasks.py", SHELL_TASK)
+    for output in ([], ["-o", "-"]):
+        result = run("render", tasks, "--clean", *output)
+        assert result.exit_code == 2, result.output
+        assert result.stdout == ""
+        assert result.stderr.startswith("error: --clean") and "-o DIR" in result.stderr
+        assert len(result.stderr.splitlines()) == 1

@@ -153,6 +153,12 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
     from .targets import collect_tasks
 
     check_override(override)
+    if clean and output == "-":
+        from ..errors import OutputError
+
+        raise OutputError("--clean removes earlier renders' files from an output folder; "
+                          "this render writes to stdout", fix="give -o DIR with --clean, or "
+                          "drop --clean")
     context = make_context(platform=platform_file, templates=templates, namespace=namespace,
                            override=override, inputs=parse_input_pairs(inputs),
                            run_id=run_id)
