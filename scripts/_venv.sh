@@ -1,7 +1,8 @@
 # Sourced by scripts/demo and scripts/test: create .venv once and install core and every
 # plugin into it (editable), so a fresh clone needs only Python 3.11 and pip. A .venv that
-# cannot work (made by another Python, no bin/python, no pip, a failed first run) is
-# rebuilt. Everything this prints goes to stderr: stdout is the command's own output.
+# cannot work (made by a Python older than 3.11 or another one than PYTHON names, no
+# bin/python, no pip, a failed first run) is rebuilt. Everything this prints goes to
+# stderr: stdout is the command's own output.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 venv="${PODTEMPLATE_VENV:-$root/.venv}"
@@ -20,6 +21,14 @@ venv_problem() {
   if [ ! -x "$venv/bin/python" ]; then echo "no bin/python"; return; fi
   if ! "$venv/bin/python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
   then echo "its Python is older than 3.11 or does not run"; return; fi
+  if [ -n "${PYTHON:-}" ]; then  # PYTHON=python3.12 picks the Python of an existing .venv too
+    local made wanted
+    made=$("$venv/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+    wanted=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true)
+    if [ -n "$wanted" ] && [ "$made" != "$wanted" ]; then
+      echo "made by Python $made, PYTHON is $wanted"; return
+    fi
+  fi
   if ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then echo "no pip"; return; fi
 }
 

@@ -1,12 +1,14 @@
 """Every shell command of the README's first sections runs as shown, and its `explain`
 sample is what the command prints today.
 
-The ``sh`` blocks up to "Schemas" (Quick start, Use, Task types) run with bash from the
-repository root, in this test's virtualenv (``.venv`` in a command means it). Two
-substitutions, both said here: ``scripts/test`` only collects one test file (the whole
-suite cannot run inside itself; this proves the script sets up and starts pytest), and ``out/`` is removed afterwards when the commands
-created it. The maintainers' regeneration commands further down need upstream files and
-are not run.
+The ``sh`` blocks up to "Schemas" (Quick start, Use, Task types) and the commands the
+Quick start names inline run with bash from the repository root, in this test's
+virtualenv (``.venv`` in a command means it). Three substitutions, all said here:
+``scripts/test`` only collects (the whole suite cannot run inside itself; this proves the
+script sets up and starts pytest with the arguments given), ``PYTHON=python3.12`` names
+this test's Python (another may not be installed), and ``out/`` is removed afterwards
+when the commands created it. The maintainers' regeneration commands further down need
+upstream files and are not run.
 """
 
 from __future__ import annotations
@@ -37,10 +39,20 @@ def _run(script: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PATH": f"{VENV / 'bin'}{os.pathsep}{os.environ['PATH']}",
            "PODTEMPLATE_VENV": str(VENV)}
     script = script.replace(".venv/", f"{VENV}/")
-    script = re.sub(r"^scripts/test\b", "scripts/test --collect-only -q -n 0 "
-                    "core/tests/test_cli.py", script, flags=re.M)
+    script = re.sub(r"^scripts/test((?: --full)?)\b", r"scripts/test\1 --collect-only -q "
+                    "-n 0 core/tests/test_cli.py", script, flags=re.M)
+    script = re.sub(r"^PYTHON=python3\.\d+ ", f"PYTHON={sys.executable} ", script)
     return subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=900, check=False)
+
+
+def _quick_start_commands() -> list[str]:
+    """The commands the Quick start's prose names inline (`scripts/demo -o out/`...)."""
+    section = README.split("\n## Quick start")[1].split("\n## ")[0]
+    prose = re.sub(r"^```.*?^```$", "", section, flags=re.S | re.M)
+    spans = [" ".join(span.split()) for span in re.findall(r"`([^`]+)`", prose)]
+    return [span for span in dict.fromkeys(spans)
+            if re.match(r"(PYTHON=\S+ )?(scripts/|podtemplate )", span)]
 
 
 def test_the_readme_has_the_commands_a_new_user_needs() -> None:
@@ -65,6 +77,21 @@ def test_each_readme_shell_block_runs(block: str) -> None:
             done.stderr[-2000:]
 
 
+@pytest.mark.parametrize("command", _quick_start_commands())
+def test_each_command_the_quick_start_names_runs(command: str) -> None:
+    created = not (ROOT / "out").exists()
+    try:
+        done = _run(command)
+    finally:
+        if created:
+            shutil.rmtree(ROOT / "out", ignore_errors=True)
+    assert done.returncode == 0, f"{command}\n{done.stderr[-3000:]}"
+    if "scripts/demo" in command:
+        summary = ("wrote 19 manifest(s) for 17 task(s) to out/" if "-o" in command.split()
+                   else "rendered 19 manifests for 17 tasks")
+        assert summary in done.stderr, done.stderr[-2000:]
+
+
 def test_the_readme_explain_sample_is_current() -> None:
     sample = next(b for b in _blocks("console", README) if "podtemplate explain" in b)
     lines = sample.splitlines()
@@ -76,10 +103,10 @@ def test_the_readme_explain_sample_is_current() -> None:
     assert [line.rstrip() for line in done.stdout.splitlines()] == expected
 
 
-def _venv_problem(venv: Path) -> str:
+def _venv_problem(venv: Path, **environment: str) -> str:
     done = subprocess.run(["bash", "-c", f"source {ROOT / 'scripts/_venv.sh'}"],
                           env={**os.environ, "PODTEMPLATE_VENV": str(venv),
-                               "PODTEMPLATE_VENV_CHECK": "1"},
+                               "PODTEMPLATE_VENV_CHECK": "1", **environment},
                           capture_output=True, text=True, timeout=120, check=True)
     return done.stdout.strip()
 
@@ -98,3 +125,15 @@ def test_a_broken_venv_is_detected(tmp_path: Path) -> None:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "nopip")],
                    check=True, timeout=120)
     assert _venv_problem(tmp_path / "nopip") == "no pip"
+
+
+def test_a_venv_of_another_python_than_python_asks_for_is_rebuilt(tmp_path: Path) -> None:
+    """`PYTHON=python3.12 scripts/demo` picks the Python: a .venv made by another one is
+    not kept silently (here PYTHON is a stand-in that answers as Python 3.99 would)."""
+    other = tmp_path / "python3.99"
+    other.write_text("#!/bin/sh\n# answers the version checks as a Python 3.99 would\n"
+                     'case "$2" in *print*) echo 3.99;; esac\n', encoding="utf-8")
+    other.chmod(0o755)
+    assert _venv_problem(VENV, PYTHON=str(other)) == (
+        f"made by Python {sys.version_info[0]}.{sys.version_info[1]}, PYTHON is 3.99")
+    assert _venv_problem(VENV, PYTHON=sys.executable) == "ok"
