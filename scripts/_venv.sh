@@ -38,7 +38,7 @@ if [ -n "${PODTEMPLATE_VENV_CHECK:-}" ]; then  # tests: say what is wrong, chang
   exit 0
 fi
 if [ -n "$problem" ]; then
-  say "$venv is broken ($problem); rebuilding it"
+  say "$venv cannot be used ($problem); rebuilding it"
   rm -rf "$venv"
 fi
 stamp="$venv/.installed"
