@@ -240,3 +240,40 @@ def test_clean_without_an_output_folder_is_not_silently_ignored(tmp_path: Path) 
         assert result.stdout == ""
         assert result.stderr.startswith("error: --clean") and "-o DIR" in result.stderr
         assert len(result.stderr.splitlines()) == 1
+
+
+# --- resource names in platform.yaml ----------------------------------------------------
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("policy:\n  maxResources: {gpu: '1'}\n", "policy.maxResources.gpu: 'gpu' is not a "
+     "resource name pods request"),
+    ("policy:\n  maxResources: {cpus: '1'}\n", "policy.maxResources.cpus: 'cpus' is not a "
+     "resource name pods request; did you mean 'cpu'?"),
+    ("defaultResources:\n  requests: {memroy: 1Gi}\n", "defaultResources.requests.memroy: "
+     "'memroy' is not a resource name pods request; did you mean 'memory'?"),
+    ("defaultResources:\n  limits: {gpu: '1'}\n", "defaultResources.limits.gpu: 'gpu'"),
+    ("resourceTolerations:\n  nvidia.com/gpu: []\n  memory: []\n  ephemeral-storag: []\n",
+     "resourceTolerations.ephemeral-storag: 'ephemeral-storag' is not a resource name pods "
+     "request; did you mean 'ephemeral-storage'?"),
+])
+def test_a_resource_name_no_pod_can_request_is_refused_naming_its_key(
+        tmp_path: Path, text: str, expected: str) -> None:
+    """A ceiling or a default keyed by a name no container requests would silently never
+    apply (maxResources: {gpu: 8} capped nothing)."""
+    result = run("render", write(tmp_path, "tasks.py", SHELL_TASK), "--platform",
+                 write(tmp_path, "platform.yaml", text))
+    assert result.exit_code == 2, result.output
+    assert expected in result.stderr, result.stderr
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+
+
+def test_the_resource_names_pods_request_are_accepted(tmp_path: Path) -> None:
+    platform = write(tmp_path, "platform.yaml", """\
+        defaultResources:
+          requests: {cpu: 100m, memory: 128Mi, ephemeral-storage: 1Gi}
+          limits: {nvidia.com/gpu: "1", hugepages-2Mi: 1Gi}
+        policy:
+          maxResources: {cpu: "32", memory: 256Gi, nvidia.com/gpu: "8"}
+        """)
+    result = run("render", write(tmp_path, "tasks.py", SHELL_TASK), "--platform", platform)
+    assert result.exit_code == 0, result.output

@@ -42,9 +42,11 @@ class DefaultResources(BaseModel):
 
     @field_validator("requests", "limits", mode="before")
     @classmethod
-    def _quantities(cls, value: Any) -> dict[str, str]:
+    def _quantities(cls, value: Any, info: ValidationInfo) -> dict[str, str]:
         if not isinstance(value, dict):
             raise ValueError("must be a map of resource name to quantity")
+        for name in value:
+            _check_resource_name(str(name), f"defaultResources.{info.field_name}.{name}")
         return {str(k): check_quantity(v, field=str(k)) for k, v in value.items()}
 
 
@@ -135,6 +137,13 @@ class Platform(CompiledModel):
                                  "type's settings")
         return value
 
+    @field_validator("policy")
+    @classmethod
+    def _policy(cls, value: Policy) -> Policy:
+        for name in value.max_resources:
+            _check_resource_name(name, f"policy.maxResources.{name}")
+        return value
+
     @field_validator("interruptible")
     @classmethod
     def _interruptible(cls, value: dict[str, Any]) -> dict[str, Any]:
@@ -154,7 +163,7 @@ class Platform(CompiledModel):
         for name, tolerations in value.items():
             if not isinstance(name, str) or not name:
                 raise ValueError(f"resource name {name!r} is not a string")
-            _check_resource_name(name)
+            _check_resource_name(name, f"resourceTolerations.{name}")
             validate_pod_spec({"tolerations": tolerations},
                               root=f"resourceTolerations.{name}")
         return value
@@ -260,20 +269,23 @@ def _keys_at(location: tuple[int | str, ...]) -> list[str]:
 _NATIVE_RESOURCES = ("cpu", "memory", "ephemeral-storage")
 
 
-def _check_resource_name(name: str) -> None:
-    """A ``resourceTolerations`` key is a resource name as pods request it: a key no
-    container can request (``gpu``, ``fpga``) would silently never match."""
+def _check_resource_name(name: str, field: str) -> None:
+    """A key of platform.yaml that names a resource (``resourceTolerations``,
+    ``defaultResources``, ``policy.maxResources``) names it as pods request it: a key no
+    container can request (``gpu``, ``cpus``) would silently never match."""
     if name in _NATIVE_RESOURCES or name.startswith("hugepages-"):
         return
-    field = f"resourceTolerations.{name}"
     if name.lower() == "gpu":
         raise PlatformConfigError(f"{name!r} is not a resource name pods request", field=field,
-                                  fix="key the tolerations by the GPU's resource name, "
-                                  "gpuResourceName (nvidia.com/gpu by default)")
+                                  fix="use the GPU's resource name, gpuResourceName "
+                                  "(nvidia.com/gpu by default)")
     try:
         check_extended_resource_name(name)
     except PodTemplateError:
+        meant = did_you_mean(name, _NATIVE_RESOURCES)
         raise PlatformConfigError(
-            f"{name!r} is not a resource name pods request", field=field,
-            fix="key the tolerations by cpu, memory, ephemeral-storage or a domain-qualified "
-            "extended resource such as nvidia.com/gpu or example.com/fpga") from None
+            f"{name!r} is not a resource name pods request"
+            + (f"; did you mean {meant!r}?" if meant else ""), field=field,
+            fix=f"write {meant!r}" if meant else "use cpu, memory, ephemeral-storage or a "
+            "domain-qualified extended resource such as nvidia.com/gpu or example.com/fpga"
+        ) from None
