@@ -277,3 +277,16 @@ def test_the_resource_names_pods_request_are_accepted(tmp_path: Path) -> None:
         """)
     result = run("render", write(tmp_path, "tasks.py", SHELL_TASK), "--platform", platform)
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("taskTypes:\n  pytorch:\n    operatr: trainer\n", "taskTypes.pytorch.operatr: unknown "
+     "key 'operatr'; did you mean 'operator'? (fix: write 'operator')"),
+    ("taskTypes:\n  pytorh: {}\n", "taskTypes.pytorh: no installed task type is named "
+     "'pytorh' (did you mean 'pytorch'?)"),
+])
+def test_task_type_settings_say_which_key_a_typo_meant(tmp_path: Path, text: str,
+                                                       expected: str) -> None:
+    result = run("render", write(tmp_path, "tasks.py", SHELL_TASK), "--platform",
+                 write(tmp_path, "platform.yaml", text))
+    assert expected in result.stderr, result.stderr

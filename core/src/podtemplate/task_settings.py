@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import PlatformConfigError
+from .errors import PlatformConfigError, did_you_mean
 from .model.roles import TaskType
 from .platform import Platform
 
@@ -66,8 +66,11 @@ def validate_task_type_settings(platform: Platform, lookup: Callable[[str], Task
         if name in installed:
             settings.get(name)
     unknown = sorted(set(platform.task_types) - set(installed))
-    warnings = [f"taskTypes.{name}: no installed task type is named {name!r}; its settings "
-                f"are not used (installed: {', '.join(sorted(installed))})" for name in unknown]
+    warnings = [f"taskTypes.{name}: no installed task type is named {name!r}"
+                + (f" (did you mean {meant!r}?)" if (meant := did_you_mean(name, installed))
+                   else "")
+                + f"; its settings are not used (installed: {', '.join(sorted(installed))})"
+                for name in unknown]
     return settings, warnings
 
 
@@ -79,9 +82,13 @@ def _validate(model: type[BaseModel], given: Mapping[str, Any], name: str,
         first = error.errors()[0]
         where = ".".join(str(part) for part in (name, *first["loc"]))
         message = first["msg"].removeprefix("Value error, ")
+        accepted = [f.alias or key for key, f in model.model_fields.items()]
+        fix = f"the {name!r} task type takes: {', '.join(accepted)} (see its README)"
         if first["type"] == "extra_forbidden":
             message = f"unknown key '{first['loc'][-1]}'"
-        keys = ", ".join(f.alias or key for key, f in model.model_fields.items())
-        raise PlatformConfigError(
-            message, field=f"taskTypes.{where}", file=source,
-            fix=f"the {name!r} task type takes: {keys} (see its README)") from None
+            meant = did_you_mean(str(first["loc"][-1]), accepted)
+            if meant and len(first["loc"]) == 1:  # a key of the section itself
+                message += f"; did you mean {meant!r}?"
+                fix = f"write {meant!r}"
+        raise PlatformConfigError(message, field=f"taskTypes.{where}", file=source,
+                                  fix=fix) from None
