@@ -290,3 +290,13 @@ def test_task_type_settings_say_which_key_a_typo_meant(tmp_path: Path, text: str
     result = run("render", write(tmp_path, "tasks.py", SHELL_TASK), "--platform",
                  write(tmp_path, "platform.yaml", text))
     assert expected in result.stderr, result.stderr
+
+
+def test_a_mistyped_resource_argument_says_what_was_meant() -> None:
+    from podtemplate import Resources
+
+    with pytest.raises(DefinitionError, match="did you mean 'cpu'") as caught:
+        Resources(cpus="1")
+    assert caught.value.fix == "write cpu=..."
+    with pytest.raises(DefinitionError, match="did you mean 'ephemeral_storage'"):
+        Resources(ephemeral_storag="1Gi")

@@ -146,12 +146,14 @@ def check_extended_resource_name(key: object) -> str:
         check_label_key(key)  # a DNS subdomain, '/', a name
         check_dns1123_subdomain(prefix, what="resource domain")
     except InvalidNameError:
+        meant = did_you_mean(key, ("cpu", "memory", "gpu", "ephemeral_storage"))
         raise DefinitionError(
             f"Resources: resource name {key!r} is neither cpu, memory (mem), gpu, "
-            "ephemeral_storage nor a domain-qualified extended resource",
-            field=f"extra.{key}",
-            fix="name an extended resource with its domain, as the device plugin does: "
-            "'nvidia.com/gpu', 'amd.com/gpu', 'example.com/fpga'") from None
+            "ephemeral_storage nor a domain-qualified extended resource"
+            + (f"; did you mean {meant!r}?" if meant else ""), field=f"extra.{key}",
+            fix=f"write {meant}=..." if meant else "name an extended resource with its "
+            "domain, as the device plugin does: 'nvidia.com/gpu', 'amd.com/gpu', "
+            "'example.com/fpga'") from None
     return key
 
 
