@@ -184,7 +184,7 @@ def test_ctrl_c_while_the_cli_loads_exits_130_in_one_line() -> None:
     from importlib.metadata import entry_points
 
     (script,) = entry_points(group="console_scripts", name="podtemplate")
-    assert script.value == "podtemplate._entry:run"
+    assert script.value == "podtemplate:_command"
     probe = textwrap.dedent("""\
         import sys
 
@@ -196,8 +196,8 @@ def test_ctrl_c_while_the_cli_loads_exits_130_in_one_line() -> None:
 
         sys.meta_path.insert(0, Interrupt())
         sys.argv = ["podtemplate", "--help"]
-        from podtemplate._entry import run
-        run()
+        from podtemplate import _command
+        _command()
         """)
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=120, check=False)

@@ -148,6 +148,18 @@ class _Package(_types.ModuleType):
 _sys.modules[__name__].__class__ = _Package
 
 
+def _command() -> None:
+    """The ``podtemplate`` command (its console script). This package loads only the
+    standard library, so a Ctrl-C while the CLI loads ends as one during a command does:
+    one line, exit 130, no traceback."""
+    try:
+        from .cli import main
+    except KeyboardInterrupt:
+        _sys.stderr.write("\ninterrupted: nothing was written\n")
+        raise SystemExit(130) from None
+    main()
+
+
 __all__ = [
     "ConfigModel",
     "ApiProblem",
