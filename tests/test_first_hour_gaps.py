@@ -300,3 +300,20 @@ def test_a_mistyped_resource_argument_says_what_was_meant() -> None:
     assert caught.value.fix == "write cpu=..."
     with pytest.raises(DefinitionError, match="did you mean 'ephemeral_storage'"):
         Resources(ephemeral_storag="1Gi")
+
+
+# --- validate: an empty input among others ----------------------------------------------
+
+def test_an_empty_input_among_others_fails_validate(tmp_path: Path) -> None:
+    """`render broken.py > a.yaml; validate a.yaml b.yaml` must not pass on b.yaml alone."""
+    good = tmp_path / "good.yaml"
+    good.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", encoding="utf-8")
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(good), str(empty)])
+    assert result.exit_code == 1, result.output
+    assert f"error: {empty}: no documents to validate" in result.stderr
+    assert str(good) not in result.stderr.split("no documents")[0]
+    assert "1 document(s): 1 valid" in result.stderr
+    alone = CliRunner().invoke(main, ["validate", str(good)])
+    assert alone.exit_code == 0, alone.output

@@ -64,6 +64,7 @@ def _validate(files: tuple[str, ...], platform_file: str | None, server: bool = 
         api_client = connect(kubeconfig, context)
         namespace = context_namespace(kubeconfig, context)
     unreadable = False
+    empty: list[str] = []  # inputs without a document: a command before them failed?
     problems: list[DocumentProblem] = []
     read: list[tuple[str, object]] = []
     count = 0
@@ -72,6 +73,8 @@ def _validate(files: tuple[str, ...], platform_file: str | None, server: bool = 
         if documents is None:
             unreadable = True
             continue
+        if not documents:
+            empty.append(name)
         for number, document in enumerate(documents, start=1):
             count += 1
             read.append((f"{name}#{number}", document))
@@ -81,10 +84,11 @@ def _validate(files: tuple[str, ...], platform_file: str | None, server: bool = 
             else:
                 problems += validate_document(document, f"{name}#{number}", index,
                                               api_pod_check)
-    if not count and not unreadable:
-        click.echo(f"error: {', '.join(files)}: no documents to validate (fix: give a file "
+    if empty:
+        click.echo(f"error: {', '.join(empty)}: no documents to validate (fix: give a file "
                    "with manifests; in a pipe, check that the command before it succeeded)",
                    err=True)
+    if not count and not unreadable:
         sys.exit(1)
     for problem in problems:
         click.echo(str(problem))
@@ -101,7 +105,7 @@ def _validate(files: tuple[str, ...], platform_file: str | None, server: bool = 
         summary += (f", {len(against)} against the policy ({total} policy violation(s) in "
                     f"{len(violations)} document(s))")
     click.echo(summary, err=True)
-    sys.exit(2 if unreadable else 1 if problems or violations else 0)
+    sys.exit(2 if unreadable else 1 if problems or violations or empty else 0)
 
 
 def _policy_violations(documents: list[tuple[str, object]], platform: Platform,
