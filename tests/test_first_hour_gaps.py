@@ -317,3 +317,33 @@ def test_an_empty_input_among_others_fails_validate(tmp_path: Path) -> None:
     assert "1 document(s): 1 valid" in result.stderr
     alone = CliRunner().invoke(main, ["validate", str(good)])
     assert alone.exit_code == 0, alone.output
+
+
+def test_ctrl_c_while_files_are_moved_in_leaves_the_folder_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C half-way through moving the rendered files into -o: the files moved in are
+    taken out again and the ones they replaced put back; one line, exit 130."""
+    from podtemplate.cli import output
+
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    args = ["render", str(examples / "python_tasks.py"), "--platform",
+            str(examples / "platform.yaml"), "-o", str(tmp_path / "out")]
+    assert run(*args).exit_code == 0
+    (tmp_path / "out" / "etl.yaml").write_text("mine\n", encoding="utf-8")
+    before = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "out").iterdir()}
+    moves = []
+    real_replace = os.replace
+
+    def replace_then_ctrl_c(source: str | Path, target: str | Path) -> None:
+        moves.append(target)
+        if len(moves) == 3:
+            raise KeyboardInterrupt
+        real_replace(source, target)
+
+    monkeypatch.setattr(output.os, "replace", replace_then_ctrl_c)
+    result = CliRunner().invoke(main, args)
+    monkeypatch.undo()
+    assert result.exit_code == 130, result.output
+    assert result.stderr.strip() == "interrupted: nothing was written"
+    after = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "out").iterdir()}
+    assert after == before
