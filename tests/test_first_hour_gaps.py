@@ -347,3 +347,18 @@ def test_ctrl_c_while_files_are_moved_in_leaves_the_folder_as_it_was(
     assert result.stderr.strip() == "interrupted: nothing was written"
     after = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "out").iterdir()}
     assert after == before
+
+
+def test_a_module_target_that_is_a_file_here_names_the_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`podtemplate render etl.jobs` from the project's root: the console script does not
+    import from the current folder (python -c would), so the error names the file."""
+    (tmp_path / "etl").mkdir()
+    (tmp_path / "etl" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "etl" / "jobs_here.py").write_text(SHELL_TASK, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run("render", "etl.jobs_here")
+    assert result.exit_code == 2, result.output
+    assert "module not found" in result.stderr
+    assert str(Path("etl", "jobs_here.py")) in result.stderr and "PYTHONPATH" in result.stderr
+    assert run("render", str(Path("etl", "jobs_here.py"))).exit_code == 0

@@ -109,8 +109,11 @@ def load_module(target: str) -> ModuleType:
     except (ImportError, ValueError) as error:  # a parent package failed, or a bad name
         raise _import_error(target, error) from error
     if spec is None:
-        raise TargetError("module not found", file=target,
-                          fix="give a .py file path or a module importable from here")
+        here = Path(*name.split(".")).with_suffix(".py") if name.strip(".") else None
+        raise TargetError("module not found", file=target, fix=(
+            f"give the file, {here}, or run with PYTHONPATH=. to import it as a module"
+            if here is not None and here.is_file() else "give a .py file path, or a module "
+            "importable from here (an installed package, or one under PYTHONPATH)"))
     try:
         with collecting_definitions(name):  # every refusal of the module, in one render
             return guarded_import(lambda: importlib.import_module(name), target)
