@@ -1,6 +1,9 @@
-"""Gaps a new user still met in the first hour (issue 32, audited): a mistyped argument of
-any call is the caller's mistake with "did you mean", never an internal error; a
-`$patch: delete` at the root of any pod spec fragment is bad input, never exit 70."""
+"""Gaps a new user still met in the first hour (issue 32, audited on a fresh clone): a
+mistyped argument of any call is the caller's mistake with "did you mean", never an
+internal error; `$patch` at the root of a pod spec fragment is bad input, never exit 70;
+Ctrl-C while the CLI loads, during an apply or while files are moved in; resource names
+and task type settings in platform.yaml; output file modes under any umask; an empty
+input among others fails validate; --clean without -o; a module target that is a file."""
 
 from __future__ import annotations
 
