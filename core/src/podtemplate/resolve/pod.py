@@ -24,7 +24,7 @@ from ..model.roles import RoleSpec
 from ..model.task import Task
 from ..policy.enforce import enforce_layer, fold_enforce
 from ..stash import StashKey
-from ._fast import FastFold, composed_valid, layer_proven
+from ._fast import COMPOSED_SLOTS, FastFold, composed_valid, layer_proven
 from .flyte import accelerator_layer, resource_tolerations
 from .layers import Layer, empty_pod, has_magic_names
 from .order import (
@@ -96,8 +96,8 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
         acc, rest = empty_pod(primary), layers
     else:
         fold = fast
-        acc, rest = fast.start(layers, task.compiled(("composed", role_spec.name, primary),
-                                                     dict))
+        acc, rest = fast.start(layers, task.compiled(COMPOSED_SLOTS, dict, role_spec.name,
+                                                     primary))
     for layer in rest:
         fold(acc, layer)
     _check_primary_kept(acc, primary, layers)
