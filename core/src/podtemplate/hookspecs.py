@@ -135,7 +135,9 @@ def podtemplate_check_policy(subject: PolicySubject, context: RenderContext
     (:func:`podtemplate.policy.manifests.check_manifests`), on every plugin, to judge
     the pod against the platform's policy. The built-in checks (Pod Security
     Standards, allowed registries, resource ceilings, locked fields) are a plugin on
-    this hook.
+    this hook; when they are its only implementation and the platform sets no policy,
+    a render does not call it (they would find nothing), so hook-call monitoring sees
+    no call then.
 
     :param subject: the task and role names, the final PodTemplateSpec dict
         (``subject.pod``), the policy (``subject.policy``, platform.yaml's ``policy:``)
