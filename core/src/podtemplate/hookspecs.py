@@ -97,7 +97,9 @@ def podtemplate_build_manifests(
     :returns: the list of manifests, the task's main object first. Core then judges the
         pods it finds in them at each role's ``template_path``, as they will be written:
         the API server's pod rules, every field the build changed or added (names,
-        types, values), the CRDs of the task type, and ``podtemplate_check_manifest``.
+        types, values), the rest of each object as the API server checks it (its own
+        metadata, a ``v1 Pod`` that is no role's, a ``v1 ConfigMap``), the CRDs of the
+        task type, and ``podtemplate_check_manifest``.
         None fails the render (the plugin built nothing).
     """
     raise NotImplementedError
