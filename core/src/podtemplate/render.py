@@ -90,7 +90,7 @@ def render_task(task: Task, context: RenderContext,
     any), or raised when it is None. The manifests are as the plugin built them, from
     pods it was handed as its own (see :func:`render` for what they may still share)."""
     roles = define_roles(task, context)
-    pods = {role.name: resolve_pod(task, role, context) for role in roles}
+    pods = {role.name: resolve_pod(task, role, context, copy=False) for role in roles}
     found = [v for role in roles for v in judge_role(task, role, pods[role.name], context)]
     if found:
         if violations is None:
