@@ -17,7 +17,7 @@ From the API server's OpenAPI document for ``/api/v1`` (``components.schemas``; 
 - ``pod.source.json``: upstream repository, path, ref, commit, git blob id and sha256 of
   the upstream file, Kubernetes version, licence;
 
-and regenerates ``core/src/podtemplate/_list_rules.py`` from that ``pod.json`` with
+and regenerates ``core/src/podtemplate/merge/_list_rules.py`` from that ``pod.json`` with
 ``scripts/gen_list_rules.py``. Provenance options default to what ``pod.source.json``
 records. ``--check`` writes nothing and exits 1 when a shipped file is stale.
 """

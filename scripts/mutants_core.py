@@ -17,6 +17,8 @@ CORE_TESTS = (
     "core/tests/test_resolve_semantics.py",
     "core/tests/test_flyte_resources.py",
     "core/tests/test_merge.py",
+    "core/tests/test_merge_purity.py",
+    "core/tests/test_merge_laws.py",
     "core/tests/test_resolve.py",
     "core/tests/test_policy_render.py",
     "core/tests/test_cow_after_fold.py",

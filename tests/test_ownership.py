@@ -6,11 +6,23 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from podtemplate import Platform, PodTemplate, Resources, Task, build_plugin_manager, render
+from podtemplate import (
+    Platform,
+    PodTemplate,
+    RenderContext,
+    Resources,
+    RoleSpec,
+    Task,
+    TaskType,
+    build_plugin_manager,
+    pod_manifest,
+    render,
+)
 from podtemplate.dispatch import make_sample_task, task_types
+from podtemplate.plugin import TaskTypePlugin, single_pod_role
 from podtemplate.testing import assert_valid_custom_resource, assert_valid_pod
 
 MANAGER = build_plugin_manager()
@@ -206,3 +218,38 @@ def test_renders_again_under_other_platforms_and_changed_copies_change_nothing()
             assert json.dumps(copied) == text
             vandalize(copied)
     assert [(t.pod_spec, t.labels, t.annotations) for t in templates] == before
+
+
+KEPT = {"pool": "batch"}  # kept by the plugin below across renders
+
+
+class Keeping(TaskTypePlugin):
+    """A task type whose build places an object it keeps into every pod it builds (as
+    a build may place what it took from a task's config): only ``render``'s own copy
+    keeps a caller's changes away from it."""
+
+    task_type = TaskType(name="keeping", distribution="test-keeping")
+
+    def define_roles(self, task: Task, context: RenderContext) -> list[RoleSpec]:
+        return [single_pod_role("keeping")]
+
+    def build(self, task: Task, roles: Sequence[RoleSpec], pods: Mapping[str, dict[str, Any]],
+              context: RenderContext) -> list[dict[str, Any]]:
+        pod = pods["pod"]
+        pod["spec"]["nodeSelector"] = KEPT
+        return [pod_manifest(task, pod, context)]
+
+
+def test_a_caller_changing_what_a_build_keeps_changes_no_later_render() -> None:
+    manager = build_plugin_manager([Keeping()], load_entry_points=False)
+    task = Task(name="kept", task_type="keeping", image="busybox:1.36")
+    first = render(task, platform=Platform(), plugin_manager=manager)
+    expected = json.dumps(first)
+    assert first[0]["spec"]["nodeSelector"] == KEPT
+    for _ in range(3):
+        changed = render(task, platform=Platform(), plugin_manager=manager)
+        assert json.dumps(changed) == expected
+        assert id(KEPT) not in {id(obj) for obj in containers_in(changed)}
+        vandalize(changed)
+    assert KEPT == {"pool": "batch"}
+    assert json.dumps(first) == expected

@@ -9,9 +9,12 @@ from typing import Any
 import pytest
 from podtemplate import Platform, PodTemplate, make_context, resolve_pod, task
 from podtemplate.dispatch import define_roles
+from podtemplate.model.compiled import ENV
 from podtemplate.resolve import _fast
 from podtemplate.resolve.layers import Layer
+from podtemplate.stash import StashKey
 
+SOMETHING = StashKey[int]("something")
 SPEC = {"containers": [{"name": "primary", "env": [{"name": "A", "value": "1"}]},
                        {"name": "side", "image": "busybox:1.36"}],
         "tolerations": [{"key": "t", "operator": "Exists"}]}
@@ -57,7 +60,7 @@ def test_a_templates_layer_and_its_proof_are_made_once_for_every_render(
     assert [f for f in proofs if f["spec"] is template.pod_spec] == [proofs[0]]
     assert proofs[0]["spec"] is template.pod_spec
     layers = [value for value in template._compiled.values() if isinstance(value, Layer)]
-    assert len(layers) == 1 and layers[0].fact("proven", lambda: False) is True
+    assert len(layers) == 1 and layers[0].fact(_fast.PROVEN, lambda: False) is True
 
 
 def test_a_template_copies_and_pickles_as_what_it_was_made_of() -> None:
@@ -65,10 +68,10 @@ def test_a_template_copies_and_pickles_as_what_it_was_made_of() -> None:
     import pickle
 
     template = PodTemplate(SPEC, labels={"team": "ml"})
-    template.compiled("something", lambda: 1)
+    template.compiled(SOMETHING, lambda: 1)
     for other in (copy.deepcopy(template), pickle.loads(pickle.dumps(template))):
         assert other == template and other.pod_spec is not template.pod_spec
-        assert other.compiled("something", lambda: 2) == 2  # compiled afresh
+        assert other.compiled(SOMETHING, lambda: 2) == 2  # compiled afresh
         with pytest.raises(AttributeError, match="immutable"):
             other.labels = {}  # type: ignore[misc]
 
@@ -80,10 +83,67 @@ def test_a_task_and_a_role_compile_their_env_when_defined_and_copies_afresh() ->
     def with_env() -> None:
         """A task with env vars."""
 
-    assert with_env._compiled["env"] == [{"name": "A", "value": "1"},
+    assert with_env._compiled[ENV] == [{"name": "A", "value": "1"},
                                          {"name": "B", "value": "true"}]
     role = Role(env={"X": "1"})
-    assert role._compiled["env"] == [{"name": "X", "value": "1"}]
+    assert role._compiled[ENV] == [{"name": "X", "value": "1"}]
     changed = role.model_copy(update={"env": {"Y": "2"}})
     assert changed._compiled == {}  # compiled again, from its own env, when first asked
-    assert role._compiled["env"] == [{"name": "X", "value": "1"}]
+    assert role._compiled[ENV] == [{"name": "X", "value": "1"}]
+
+
+def test_what_is_compiled_is_kept_under_its_key_and_parts() -> None:
+    """Two keys of one name are two entries (a key is an object, not its name), and the
+    parts a value depends on are entries of their own."""
+    template = PodTemplate(SPEC)
+    other = StashKey[int]("something")
+    assert template.compiled(SOMETHING, lambda: 1) == 1
+    assert template.compiled(other, lambda: 2) == 2
+    assert template.compiled(SOMETHING, lambda: 3, "a", None) == 3
+    assert template.compiled(SOMETHING, lambda: 4, "a", None) == 3
+    assert template.compiled(SOMETHING, lambda: 5) == 1
+
+
+def _typed(key: object) -> bool:
+    return isinstance(key, StashKey) or (
+        type(key) is tuple and len(key) > 1 and isinstance(key[0], StashKey))
+
+
+def test_every_value_kept_on_a_definition_or_a_layer_is_under_a_typed_key() -> None:
+    """After three renders of every installed task type's sample task under a platform
+    with layers of its own (interruptible, resourceTolerations, a policy), what core and
+    the plugins kept on the tasks, their roles, configs and templates, the platform and
+    the layers is kept under :class:`StashKey` objects (with parts), never under a name
+    that two modules could both pick."""
+    from podtemplate import build_plugin_manager, render
+    from podtemplate.dispatch import make_sample_task, task_types
+    from podtemplate.resolve.pod import role_primary, task_layers
+
+    manager = build_plugin_manager()
+    template = PodTemplate(SPEC)
+    tasks = [make_sample_task(manager, name, pod_template=template).with_overrides(
+        interruptible=True) for name in sorted(task_types(manager))]
+    platform = Platform.model_validate({
+        "defaultImage": "python:3.11",
+        "interruptible": {"nodeSelector": {"pool": "spot"}},
+        "resourceTolerations": {"cpu": [{"key": "cpu", "operator": "Exists"}]},
+        "policy": {"enforce": {"containers": [{"name": "default", "securityContext": {
+            "allowPrivilegeEscalation": False}}]}}})
+    for _ in range(3):
+        render(tasks, platform=platform, plugin_manager=manager)
+    context = make_context(platform=platform, plugin_manager=manager)
+    owners: list[Any] = [template, platform]
+    layers: list[Layer] = []
+    for made in tasks:
+        owners += [made, made.task_config]
+        for role in define_roles(made, context):
+            owners.append(role.role)
+            layers += task_layers(made, role, context, role_primary(made, role))
+    stores = [store for owner in owners
+              if (store := getattr(owner, "_compiled", None))]
+    layers += [value for store in stores for value in store.values()
+               if isinstance(value, Layer)]
+    stores += [layer._facts for layer in layers if layer._facts]
+    keys = [key for store in stores for key in store]
+    assert len(stores) > 10 and len(keys) > 20
+    assert [key for key in keys if not _typed(key)] == []

@@ -26,6 +26,7 @@ from podtemplate import (
 )
 from podtemplate.merge.engine import expand_container_aliases
 from podtemplate.model.apiserver import check_pod_template
+from podtemplate.model.compiled import ENV
 from podtemplate.resolve import _fast
 from podtemplate.resolve.layers import Layer
 from podtemplate.testing import assert_valid_pod_template
@@ -227,7 +228,7 @@ def test_the_composition_is_made_once_and_used(monkeypatch: pytest.MonkeyPatch) 
     assert len(composed) == 1
     assert render(other)["spec"]["nodeSelector"] == {"pool": "cpu"}
     assert len(composed) == 2
-    slots = made.compiled(("composed", "worker", "trainer"), dict)
+    slots = made.compiled(_fast.COMPOSED_SLOTS, dict, "worker", "trainer")
     assert list(slots) == [0]
 
 
@@ -352,12 +353,12 @@ def test_a_one_off_render_keeps_only_a_note_on_the_task() -> None:
     assert role_spec.role is not None
     before = set(made._compiled)
     role_before = set(role_spec.role._compiled)
-    slot = ("composed", "worker", "trainer")
+    slot = (_fast.COMPOSED_SLOTS, "worker", "trainer")
     for render in range(2):
         resolve_pod(made, role_spec, make_context(platform=Platform(
             defaultImage="python:3.11")))
         added = set(made._compiled) - before
-        role_added = set(role_spec.role._compiled) - role_before - {"env"}
+        role_added = set(role_spec.role._compiled) - role_before - {ENV}
         assert slot in added and len(added) == 2 and len(role_added) == 1
         notes = [made._compiled[key] for key in added - {slot}] + [
             role_spec.role._compiled[key] for key in role_added]
@@ -366,6 +367,6 @@ def test_a_one_off_render_keeps_only_a_note_on_the_task() -> None:
             assert notes == [[None], [None]]
         else:  # kept: the settings layers the composition is made of
             assert all(isinstance(layer, Layer) for layer in kept)
-    slots = made.compiled(("composed", "worker", "trainer"), dict)
+    slots = made.compiled(_fast.COMPOSED_SLOTS, dict, "worker", "trainer")
     (made_from, composed), = slots.values()
     assert composed is not None and all(not isinstance(part, dict) for part in made_from)

@@ -120,3 +120,31 @@ def test_a_container_list_taken_whole_is_copied_before_its_primary_changes() -> 
                                       provenance={}))
     resolve_pod(role_made, worker, make_context(platform=filled))
     assert json.dumps(resolve_pod(role_made, worker, make_context(platform=plain))) == expected
+
+
+def _change_everything(value: Any) -> None:
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _change_everything(item)
+        value["changed"] = True
+    elif isinstance(value, list):
+        for item in list(value):
+            _change_everything(item)
+        value.append("changed")
+
+
+@pytest.mark.parametrize("platform", sorted(PLATFORMS))
+def test_a_caller_changing_every_value_resolve_pod_returns_changes_nothing_else(
+        platform: str) -> None:
+    """``podtemplate.resolve_pod`` hands its caller a pod of its own, as ``render`` does:
+    changed everywhere, over four resolutions (the first fold, the composition, the pod
+    kept on it), it reaches no template and no later resolution."""
+    made, template, role_spec = _case()
+    expected = _render(made, role_spec, platform, plain=True)
+    context = make_context(platform=Platform.model_validate(PLATFORMS[platform]))
+    for _ in range(4):
+        pod = resolve_pod(made, role_spec, context)
+        assert json.dumps(pod) == expected
+        _change_everything(pod)
+    assert template.pod_spec == TEMPLATE
+    assert _render(made, role_spec, platform) == expected

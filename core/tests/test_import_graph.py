@@ -51,13 +51,28 @@ def _imports(tree: ast.AST, module: str, is_package: bool, *, typing: bool) -> I
             yield from (f"{stem}.{alias.name}" for alias in node.names)
 
 
+def _packages_run(name: str, importer: str) -> Iterator[str]:
+    """The packages whose ``__init__`` importing ``name`` runs first (``a.b.c`` runs
+    ``a`` and ``a.b``), but those of ``importer``, which are loaded already."""
+    parts = name.split(".")
+    for end in range(1, len(parts)):
+        package = ".".join(parts[:end])
+        if importer != package and not importer.startswith(package + "."):
+            yield package
+
+
 def import_graph(*, typing: bool) -> dict[str, set[str]]:
-    """podtemplate module -> the podtemplate modules it imports."""
+    """podtemplate module -> the podtemplate modules it imports. Without ``typing`` (what
+    runs), a module also imports the packages above each module it imports: their
+    ``__init__`` runs first, and a cycle through one fails as any other does."""
     trees = {_module_name(path): (path, ast.parse(path.read_text(encoding="utf-8")))
              for path in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for module, (path, tree) in trees.items():
-        found = _imports(tree, module, path.name == "__init__.py", typing=typing)
+        found = set(_imports(tree, module, path.name == "__init__.py", typing=typing))
+        if not typing:
+            found.update(package for name in list(found) if name in trees
+                         for package in _packages_run(name, module))
         graph[module] = {name for name in found if name in trees and name != module}
     return graph
 
@@ -94,6 +109,9 @@ def test_the_graph_tells_imports_in_functions_from_type_checking_ones() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert _cycle(graph, lambda m: m == "b") == ["b", "c", "a", "b"]
     assert _cycle(graph, lambda m: m == "d") is None
+    assert list(_packages_run("podtemplate.resolve.kinds", "podtemplate.policy.enforce")) == [
+        "podtemplate.resolve"]
+    assert list(_packages_run("podtemplate.resolve.kinds", "podtemplate.resolve.pod")) == []
 
 
 def test_no_cycle_runs_through_the_render_context() -> None:
@@ -111,7 +129,8 @@ def test_no_import_cycle_among_the_modules_around_the_hooks() -> None:
 @pytest.mark.parametrize("module", ["podtemplate.context", "podtemplate.stash",
                                     "podtemplate.hookspecs", "podtemplate.dispatch",
                                     "podtemplate.policy", "podtemplate.files.store",
-                                    "podtemplate.resolve.pod"])
+                                    "podtemplate.resolve.pod", "podtemplate.policy.enforce",
+                                    "podtemplate.policy.manifests"])
 def test_each_module_imports_on_its_own(module: str) -> None:
     done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True,
                           text=True, check=False)

@@ -9,12 +9,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .errors import ApiRuleError
 from .manifest import ROLE_LABEL, get_path, role_label_value
-from .model.apiserver import check_fragment
+from .model.apiserver import check_fragment, check_object
 from .model.podspec import check_pod_spec, raise_api_problems
 from .model.roles import RoleSpec
 
-__all__ = ["BuiltPod", "built_pods", "check_changes", "independent"]
+__all__ = ["BuiltPod", "built_pods", "check_changes", "check_objects", "independent"]
 
 _POD_PARTS = ("metadata", "spec")  # what a PodTemplateSpec holds (a Pod also has more)
 _ABSENT = object()
@@ -160,3 +161,24 @@ def check_changes(changes: Mapping[str, Any] | None, known: dict[Any, bool] | No
         raise_api_problems(problems)
     if image is not None and known is not None:
         known[image] = True
+
+
+def check_objects(manifests: Sequence[Any], built: Sequence[BuiltPod], task: str) -> None:
+    """Every object the build returned, as the API server checks it beyond the roles'
+    pods (judged already): its type meta and own metadata, a ``v1 Pod`` that is no
+    role's whole, a ``v1 ConfigMap``'s data. The first problem is raised, naming the
+    object (what ``podtemplate validate`` would refuse in the same output)."""
+    judged = {id(pod.pod) for pod in built if pod.placed}
+    for manifest in manifests:
+        problems = check_object(manifest, pod_judged=id(manifest) in judged)
+        if problems:
+            first, more = problems[0], len(problems) - 1
+            metadata = manifest.get("metadata") if isinstance(manifest, Mapping) else None
+            name = metadata.get("name") if isinstance(metadata, Mapping) else None
+            what = " ".join(str(part) for part in (
+                manifest.get("kind") if isinstance(manifest, Mapping) else None, name)
+                if part) or f"a {type(manifest).__name__}"
+            message = f"{first.message} (in {what}); rule: {first.rule}"
+            if more:
+                message += f" (and {more} more problem{'s' if more > 1 else ''})"
+            raise ApiRuleError(message, fix=first.fix, field=first.path or None, task=task)

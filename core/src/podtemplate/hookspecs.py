@@ -97,7 +97,9 @@ def podtemplate_build_manifests(
     :returns: the list of manifests, the task's main object first. Core then judges the
         pods it finds in them at each role's ``template_path``, as they will be written:
         the API server's pod rules, every field the build changed or added (names,
-        types, values), the CRDs of the task type, and ``podtemplate_check_manifest``.
+        types, values), the rest of each object as the API server checks it (its own
+        metadata, a ``v1 Pod`` that is no role's, a ``v1 ConfigMap``), the CRDs of the
+        task type, and ``podtemplate_check_manifest``.
         None fails the render (the plugin built nothing).
     """
     raise NotImplementedError
@@ -135,7 +137,9 @@ def podtemplate_check_policy(subject: PolicySubject, context: RenderContext
     (:func:`podtemplate.policy.manifests.check_manifests`), on every plugin, to judge
     the pod against the platform's policy. The built-in checks (Pod Security
     Standards, allowed registries, resource ceilings, locked fields) are a plugin on
-    this hook.
+    this hook; when they are its only implementation and the platform sets no policy,
+    a render does not call it (they would find nothing), so hook-call monitoring sees
+    no call then.
 
     :param subject: the task and role names, the final PodTemplateSpec dict
         (``subject.pod``), the policy (``subject.policy``, platform.yaml's ``policy:``)

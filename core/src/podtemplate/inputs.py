@@ -11,8 +11,12 @@ from typing import Any
 from .errors import InputError, brief
 from .model.plaindata import plain_copy
 from .model.task import Task
+from .stash import StashKey
 
 __all__ = ["parse_input_pairs", "inputs_for", "check_required_inputs", "check_inputs_known"]
+
+# Kept on a task: the parameters of its function without a default.
+_REQUIRED = StashKey["tuple[str, ...]"]("the parameters a task's function requires")
 
 
 def parse_input_pairs(pairs: list[str] | tuple[str, ...]) -> dict[str, str]:
@@ -89,7 +93,7 @@ def check_inputs_known(tasks: list[Task], raw: Mapping[str, str]) -> None:
 def check_required_inputs(task: Task, given: Mapping[str, Any]) -> None:
     """Every parameter of the task's function without a default has an ``--input``: a
     pod calling ``fn(**inputs)`` without one would fail as it starts."""
-    missing = [name for name in task.compiled("required inputs", lambda: _required(task))
+    missing = [name for name in task.compiled(_REQUIRED, lambda: _required(task))
                if name not in given]
     if not missing:
         return

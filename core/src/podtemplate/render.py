@@ -28,7 +28,7 @@ from .errors import (
     brief,
 )
 from .guard import guarded
-from .handover import built_pods, check_changes, independent
+from .handover import built_pods, check_changes, check_objects, independent
 from .inputs import check_inputs_known
 from .model.apiserver._resources import REQUEST_LE_LIMIT
 from .model.naming import check_final_names, check_object_names, check_run_id
@@ -90,7 +90,7 @@ def render_task(task: Task, context: RenderContext,
     any), or raised when it is None. The manifests are as the plugin built them, from
     pods it was handed as its own (see :func:`render` for what they may still share)."""
     roles = define_roles(task, context)
-    pods = {role.name: resolve_pod(task, role, context) for role in roles}
+    pods = {role.name: resolve_pod(task, role, context, copy=False) for role in roles}
     found = [v for role in roles for v in judge_role(task, role, pods[role.name], context)]
     if found:
         if violations is None:
@@ -120,6 +120,7 @@ def check_task_manifests(task: Task, roles: Sequence[RoleSpec],
             check_final_pods(task.name, {pod.role: pod.pod}, known)  # the API server's rules
         except ApiRuleError as error:
             raise _with_resource_layers(error, task, roles, pod.role, context) from None
+    check_objects(manifests, built, task.name)  # the rest of each object, as written
     task_type = require_task_type(context.plugin_manager, task)
     if context.check_crds and task_type.crds:  # a task type with no CRD imports no CRD code
         from .schemas.resources import check_rendered

@@ -1,7 +1,9 @@
 """Typed state for one render: a :class:`Stash` holds one value per :class:`StashKey`,
 whose type the key names (pytest keeps plugin state on its nodes the same way). A key is
 an object made once, at import, by the module that owns the value: no string names that
-two modules could both pick."""
+two modules could both pick. The same keys name what is kept on an immutable definition
+(``compiled(key, make, *parts)`` of a template, task, role or platform) and on a layer
+(``Layer.fact``)."""
 
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ MEMO_LIMIT = 4096  # entries per memo table
 
 @final
 class StashKey(Generic[T]):
-    """A key of a :class:`Stash`, for values of type ``T``. Keys compare by identity:
-    make one per module, at import (``FOUND = StashKey[int]("what it holds")``)."""
+    """A key of a :class:`Stash` (or of what is compiled from a definition), for values
+    of type ``T``. Keys compare by identity: make one per module, at import
+    (``FOUND = StashKey[int]("what it holds")``)."""
 
     __slots__ = ("name",)
 

@@ -1,5 +1,8 @@
 """What core computes from a frozen definition alone, kept with the definition (compiled
-once, when first asked), rather than looked up per render in a table."""
+once, when first asked), rather than looked up per render in a table. Each value is kept
+under a typed key (:class:`~podtemplate.stash.StashKey`, made once by the module that
+owns the value) and the parts it depends on besides the definition: no string names
+that two modules could both pick."""
 
 from __future__ import annotations
 
@@ -8,16 +11,24 @@ from typing import Any, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr
 
-__all__ = ["CompiledModel", "compiled_value"]
+from ..stash import StashKey
+
+__all__ = ["ENV", "CompiledModel", "compiled_value"]
 
 T = TypeVar("T")
 
+# A task's or role's env list, normalized when it is defined (every render reads it).
+ENV = StashKey[list[dict[str, str]]]("the env list of a task or role, normalized")
 
-def compiled_value(store: dict[Hashable, Any], key: Hashable, make: Callable[[], T]) -> T:
-    """``make()`` the first time ``key`` is asked of ``store``, the same value afterwards."""
-    found = store.get(key)
+
+def compiled_value(store: dict[Hashable, Any], key: StashKey[T], make: Callable[[], T],
+                   parts: tuple[Hashable, ...] = ()) -> T:
+    """``make()`` the first time ``key`` (with ``parts``) is asked of ``store``, the same
+    value afterwards."""
+    slot: Hashable = (key, *parts) if parts else key
+    found = store.get(slot)
     if found is None:
-        found = store[key] = make()
+        found = store[slot] = make()
     value: T = found
     return value
 
@@ -38,8 +49,9 @@ class CompiledModel(BaseModel):
         copied._compiled = {}
         return copied
 
-    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
-        """``make()`` the first time ``key`` is asked, the same value afterwards.
+    def compiled(self, key: StashKey[T], make: Callable[[], T], *parts: Hashable) -> T:
+        """``make()`` the first time ``key`` (with ``parts``) is asked, the same value
+        afterwards.
 
         The store is read from pydantic's own table of private values: ``self._compiled``
         goes through ``BaseModel.__getattr__``, which costs tens of microseconds (it asks
@@ -47,4 +59,4 @@ class CompiledModel(BaseModel):
         render asks this of its platform and roles several times per task."""
         private = self.__pydantic_private__
         store = private["_compiled"] if private is not None else self._compiled
-        return compiled_value(store, key, make)
+        return compiled_value(store, key, make, parts)

@@ -11,7 +11,8 @@ from typing import Any, TypeVar, overload
 from ..errors import DefinitionError, PodTemplateError, brief
 from ..guard import guarded
 from ..migration import flytekit_override_arguments, flytekit_task_arguments
-from .compiled import compiled_value
+from ..stash import StashKey
+from .compiled import ENV, compiled_value
 from .names import check_label_value, check_quantity, parse_quantity
 from .naming import check_task_name, derive_object_name, name_digest, object_name_limit
 from .sites import DefinitionSite, definition_site
@@ -102,15 +103,16 @@ class Task:
             _check_types(self)
             _check_flyte_settings(self)
             # Compiled at definition: every role of every render reads this env list.
-            self._compiled["env"] = normalize_env(self.env)
+            self._compiled[ENV] = normalize_env(self.env)
             _check_gpu(self.requests, self.limits)
         except PodTemplateError as error:
             raise error.located(task=self.name) from None
 
-    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
-        """``make()`` the first time ``key`` is asked, the same value afterwards: what core
-        computes from this task alone (see :mod:`podtemplate.model.compiled`)."""
-        return compiled_value(self._compiled, key, make)
+    def compiled(self, key: StashKey[T], make: Callable[[], T], *parts: Hashable) -> T:
+        """``make()`` the first time ``key`` (with ``parts``) is asked, the same value
+        afterwards: what core computes from this task alone (see
+        :mod:`podtemplate.model.compiled`)."""
+        return compiled_value(self._compiled, key, make, parts)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.fn is None:

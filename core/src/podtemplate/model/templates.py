@@ -31,7 +31,8 @@ from ..errors import (
 from ..files.yamlio import load_all
 from ..guard import guarded
 from ..merge.aliases import PRIMARY_CONTAINER
-from .compiled import CompiledModel, compiled_value
+from ..stash import StashKey
+from .compiled import ENV, CompiledModel, compiled_value
 from .names import (
     MAX_OBJECT_NAME,
     check_dns1123_label,
@@ -268,10 +269,10 @@ class PodTemplate:
         return (_restore, (self.pod_spec, self.primary_container_name, self.labels,
                            self.annotations, self.source, self.defined_at))
 
-    def compiled(self, key: Hashable, make: Callable[[], T]) -> T:
-        """``make()`` the first time ``key`` is asked, the same value afterwards: what
-        core computes from this template alone, kept with it."""
-        return compiled_value(self._compiled, key, make)
+    def compiled(self, key: StashKey[T], make: Callable[[], T], *parts: Hashable) -> T:
+        """``make()`` the first time ``key`` (with ``parts``) is asked, the same value
+        afterwards: what core computes from this template alone, kept with it."""
+        return compiled_value(self._compiled, key, make, parts)
 
     @classmethod
     @guarded
@@ -455,7 +456,7 @@ class Role(ConfigModel):
 
     def model_post_init(self, context: Any) -> None:
         # Compiled at definition: every render of every task with this role reads it.
-        self._compiled["env"] = normalize_env(self.env) if self.env else []
+        self._compiled[ENV] = normalize_env(self.env) if self.env else []
 
     @model_validator(mode="after")
     def _replicas(self) -> Role:

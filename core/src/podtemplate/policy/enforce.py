@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..merge import expand_container_aliases, merge_into
 from ..resolve.kinds import POLICY
 from ..resolve.layers import Layer
+from ..stash import StashKey
 from .paths import match_path
 from .violations import compact
 
@@ -18,6 +19,9 @@ if TYPE_CHECKING:
 __all__ = ["enforce_layer", "enforced_values", "fold_enforce"]
 
 _MISSING = object()
+# Kept on the platform: its policy layer; on that layer, per role shape: what it sets.
+_POLICY_LAYER = StashKey[Layer]("the platform's policy layer")
+_ENFORCED = StashKey["list[tuple[str, Any]]"]("the paths and values the policy sets")
 
 
 def enforce_layer(context: RenderContext) -> Layer | None:
@@ -28,8 +32,9 @@ def enforce_layer(context: RenderContext) -> Layer | None:
     if not platform.policy.enforce:
         return None
     return platform.compiled(
-        "policy", lambda: Layer(POLICY.name, {"spec": platform.policy.enforce}, "primary",
-                                source=platform, variant="policy", kind=POLICY))
+        _POLICY_LAYER, lambda: Layer(POLICY.name, {"spec": platform.policy.enforce},
+                                     "primary", source=platform, variant="policy",
+                                     kind=POLICY))
 
 
 def _enforced_paths(layer: Layer, primary: str, names: Sequence[str],
@@ -46,7 +51,7 @@ def _enforced_paths(layer: Layer, primary: str, names: Sequence[str],
                          layer=POLICY.name, provenance=recorded)
         return [(path, value) for path in recorded for _, value in match_path(pod, path)]
 
-    return layer.fact(("enforced", primary, tuple(names), tuple(init_names)), make)
+    return layer.fact(_ENFORCED, make, primary, tuple(names), tuple(init_names))
 
 
 def enforced_values(layer: Layer, pod: Mapping[str, Any], primary: str, names: Sequence[str],

@@ -6,10 +6,9 @@
 - :mod:`.pod`: :func:`resolve_pod`, the fold;
 - :mod:`._fast`: the fast paths behind it (copy-on-write, what many tasks share folded
   and proven once, a task's own layers composed once).
+
+The package imports none of them: the policy's layer (:mod:`podtemplate.policy.enforce`)
+is built on :mod:`.kinds` and :mod:`.layers`, and :mod:`.pod` folds it, so a package
+that imported :mod:`.pod` would import the policy's module from itself. The public name
+is ``podtemplate.resolve_pod``.
 """
-
-from __future__ import annotations
-
-from .pod import resolve_pod
-
-__all__ = ["resolve_pod"]

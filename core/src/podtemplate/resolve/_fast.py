@@ -56,10 +56,13 @@ from ..merge.rules import PATCH
 from ..model._podcheck import proves_pod_template_spec
 from ..model.names import dns1123_label_ok
 from ..model.podspec import check_pod_spec
+from ..stash import StashKey
 from .kinds import COMPOSED
 from .layers import Layer, empty_pod, has_magic_names
 
 __all__ = [
+    "COMPOSED_SLOTS",
+    "PROVEN",
     "FastFold",
     "Slots",
     "aliases_expanded",
@@ -73,6 +76,12 @@ __all__ = [
     "started_pod",
 ]
 
+# What is known of a layer (Layer.fact), each under its key and what else it depends on.
+PROVEN = StashKey[bool]("the layer is proven valid")
+_STARTED_POD = StashKey[dict[str, Any]]("the layer folded over a role's empty pod")
+_COMPOSABLE = StashKey[bool]("the layer may be composed with its neighbours")
+_EXPANDED = StashKey[Mapping[str, Any]]("the layer's spec, magic names resolved")
+_CLEAN = StashKey[bool]("the layer's fragment or expansion is clean")
 
 
 class FastFold:
@@ -147,7 +156,7 @@ def started_pod(first: Layer, primary: str, names: Sequence[str], init_names: Se
     if first.source is None:
         return None
     defaults = (tuple(names), tuple(init_names)) if first.has_default_entries() else None
-    base: dict[str, Any] = first.fact(("started pod", primary, defaults), fold_over_empty)
+    base = first.fact(_STARTED_POD, fold_over_empty, primary, defaults)
     spec = cow.own(base["spec"])
     containers = spec.get("containers")
     if containers is None:  # the layer deleted them: the plain fold reports it
@@ -159,9 +168,9 @@ def started_pod(first: Layer, primary: str, names: Sequence[str], init_names: Se
 def composable(layer: Layer, primary: str) -> bool:
     """Whether ``layer`` may be composed with its neighbours (see the module docstring);
     known once per layer."""
-    return bool(layer.fact(("composable", primary), lambda: (
+    return layer.fact(_COMPOSABLE, lambda: (
         layer_proven(layer) and not layer.has_default_entries()
-        and _own_part(layer, primary)[1])))
+        and _own_part(layer, primary)[1]), primary)
 
 
 def _own_part(layer: Layer, primary: str) -> tuple[Mapping[str, Any], bool]:
@@ -182,6 +191,8 @@ def _own_part(layer: Layer, primary: str) -> tuple[Mapping[str, Any], bool]:
 
 
 Slots = dict[int, tuple[tuple[object, ...], Layer | None]]
+# Kept on a task, per role name and primary name: its runs of layers, noted or composed.
+COMPOSED_SLOTS = StashKey[Slots]("a task's composed layers")
 
 
 def composed_runs(layers: Sequence[Layer], primary: str, slots: Slots) -> list[Layer]:
@@ -269,8 +280,8 @@ def expanded_spec(layer: Layer, primary: str, names: Sequence[str],
     if layer.source is None:
         return None, expand()
     defaults = (tuple(names), tuple(init_names)) if layer.has_default_entries() else None
-    key = ("expanded", primary, defaults)
-    return key, layer.fact(key, expand)
+    key = (primary, defaults)
+    return key, layer.fact(_EXPANDED, expand, *key)
 
 
 def shareable(layer: Layer, fragment: Mapping[str, Any], expansion: Hashable | None) -> bool:
@@ -284,7 +295,7 @@ def shareable(layer: Layer, fragment: Mapping[str, Any], expansion: Hashable | N
         # Made for one task: copied, as a plugin may change it after the render, unless
         # core built it clean from immutable parts (settings, defaultResources).
         return layer.clean
-    return layer.fact(("clean", expansion), lambda: clean_as_merged(fragment, rules_at("")))
+    return layer.fact(_CLEAN, lambda: clean_as_merged(fragment, rules_at("")), expansion)
 
 
 def layer_proven(layer: Layer) -> bool:
@@ -294,7 +305,7 @@ def layer_proven(layer: Layer) -> bool:
         return True
     if layer.source is None:
         return _proves(layer.fragment)
-    return layer.fact("proven", lambda: _proves(layer.fragment))
+    return layer.fact(PROVEN, lambda: _proves(layer.fragment))
 
 
 def _proves(fragment: Any) -> bool:

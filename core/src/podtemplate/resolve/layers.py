@@ -11,6 +11,7 @@ from ..merge.aliases import DEFAULT_CONTAINER, MAGIC_CONTAINER_NAMES
 from ..merge.rules import DELETE, PATCH
 from ..model.roles import SCHEDULING_FIELDS
 from ..model.templates import PodTemplate, Resources
+from ..stash import StashKey
 from .kinds import LayerKind
 
 __all__ = [
@@ -77,19 +78,21 @@ class Layer:
         return (f"Layer(label={self.label!r}, primary_alias={self.primary_alias!r}, "
                 f"variant={self.variant!r}, proven={self.proven!r})")
 
-    def fact(self, key: Hashable, make: Callable[[], T]) -> T:
-        """``make()`` the first time ``key`` is asked of this layer, the same value after:
-        what can be computed from the fragment alone (its proof, whether it fits a CRD's
-        pod schema, its magic names resolved for a role). The layer of a template is
-        made once and kept on the template (:func:`template_layer`), so its facts are
-        computed once per template, not once per render or per pod."""
+    def fact(self, key: StashKey[T], make: Callable[[], T], *parts: Hashable) -> T:
+        """``make()`` the first time ``key`` (with ``parts``) is asked of this layer, the
+        same value after: what can be computed from the fragment alone (its proof,
+        whether it fits a CRD's pod schema, its magic names resolved for a role). The
+        layer of a template is made once and kept on the template
+        (:func:`template_layer`), so its facts are computed once per template, not once
+        per render or per pod."""
+        slot: Hashable = (key, *parts) if parts else key
         facts = self._facts
         if facts is None:
             facts = self._facts = {}
-        elif key in facts:
-            value: T = facts[key]
+        elif slot in facts:
+            value: T = facts[slot]
             return value
-        made = facts[key] = make()
+        made = facts[slot] = make()
         return made
 
     # Read for every role a layer is folded into; computed once per layer object.
@@ -150,6 +153,8 @@ def _names_in(items: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
 
 
 Narrow = Callable[[Layer], Layer]
+# A template's layer, kept on the template per label, primary alias and narrowing.
+_TEMPLATE_LAYER = StashKey[Layer]("the layer of a template")
 
 
 def template_layer(kind: LayerKind, label: str, template: PodTemplate, *,
@@ -157,8 +162,9 @@ def template_layer(kind: LayerKind, label: str, template: PodTemplate, *,
     """The layer of ``template`` under ``label`` (narrowed by ``narrow``), made once and
     kept on the template: templates are immutable, so its facts (:meth:`Layer.fact`)
     hold for every render."""
-    return template.compiled((label, alias, narrow),
-                             lambda: _template_layer(kind, label, template, alias, narrow))
+    return template.compiled(_TEMPLATE_LAYER,
+                             lambda: _template_layer(kind, label, template, alias, narrow),
+                             label, alias, narrow)
 
 
 def _template_layer(kind: LayerKind, label: str, template: PodTemplate, alias: str | None,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import PodTemplateError
 from ..files.store import find_template
 from ..merge.aliases import PRIMARY_CONTAINER
+from ..model.compiled import ENV
 from ..model.roles import RoleSpec, removals_as_null
 from ..model.task import Task
 from ..model.templates import PodTemplate, Role, normalize_env
@@ -56,6 +57,11 @@ __all__ = [
 # The cluster templates this render looked up, by name: (namespace, template) or None.
 _CLUSTER_TEMPLATES = StashKey[dict[str, "tuple[str, PodTemplate] | None"]](
     "cluster templates found, by name")
+# Kept on the platform: its layers of every resourceToleration and of interruptible.
+_ALL_RESOURCE_TOLERATIONS = StashKey["Layer"]("the layer of every resourceToleration")
+_INTERRUPTIBLE = StashKey["Layer"]("the platform's interruptible layer")
+# Kept on a task or role: a settings layer, by what it is made from (_kept_settings).
+_SETTINGS = StashKey["list[Layer | None]"]("a settings layer, noted or kept")
 
 
 def role_primary(task: Task, role_spec: RoleSpec) -> str:
@@ -108,7 +114,7 @@ def late_platform_layers(context: RenderContext) -> list[Layer]:
     platform = context.platform
     found: list[Layer] = []
     if platform.resource_tolerations:
-        found.append(platform.compiled("resource tolerations, all", lambda: (
+        found.append(platform.compiled(_ALL_RESOURCE_TOLERATIONS, lambda: (
             tolerations_layer(platform, list(platform.resource_tolerations)))))
     policy = enforce_layer(context)
     if policy is not None:
@@ -150,7 +156,7 @@ def _interruptible_layer(of: _RoleInputs) -> Layer | None:
     platform = of.context.platform
     if not (_interruptible(of.task, of.role_spec) and platform.interruptible):
         return None
-    return platform.compiled("interruptible", lambda: Layer(
+    return platform.compiled(_INTERRUPTIBLE, lambda: Layer(
         INTERRUPTIBLE.name, {"spec": platform.interruptible}, source=platform,
         variant="interruptible", kind=INTERRUPTIBLE))
 
@@ -245,7 +251,7 @@ def _kept_settings(owner: Task | Role, key: tuple[Hashable, ...],
     as a run of layers is: a task rendered once (the CLI's) keeps no layer. The fragment
     is read only, like a template's; the copy-on-write fold takes it by reference as
     before (it is clean). A task or role that sets nothing has no layer (None)."""
-    held: list[Layer | None] = owner.compiled(key, list)  # [] new, [None] noted
+    held = owner.compiled(_SETTINGS, list, *key)  # [] new, [None] noted
     if len(held) == 2:
         return held[1]
     layer = make()
@@ -257,7 +263,7 @@ def _settings_parts(owner: Task | Role, gpu: str
                     ) -> tuple[list[dict[str, str]], dict[str, Any]]:
     """The env list of a task's or role's settings as compiled when it was defined, and
     its resources (they depend on the platform's GPU resource name)."""
-    env: list[dict[str, str]] = owner.compiled("env", lambda: _env(owner))
+    env = owner.compiled(ENV, lambda: _env(owner))
     return env, resources_fragment(owner.requests, owner.limits, gpu)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DefinitionError, PodTemplateError
+from ..handover import independent
 from ..images import resolve_pod_images
 from ..manifest import SYSTEM_LABELS, add_system_metadata
 from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
@@ -24,7 +25,7 @@ from ..model.roles import RoleSpec
 from ..model.task import Task
 from ..policy.enforce import enforce_layer, fold_enforce
 from ..stash import StashKey
-from ._fast import FastFold, composed_valid, layer_proven
+from ._fast import COMPOSED_SLOTS, FastFold, composed_valid, layer_proven
 from .flyte import accelerator_layer, resource_tolerations
 from .layers import Layer, empty_pod, has_magic_names
 from .order import (
@@ -62,18 +63,26 @@ Fold = Callable[[dict[str, Any], Layer], None]
 
 def resolve_pod(task: Task, role_spec: RoleSpec, context: RenderContext, *,
                 provenance: dict[str, str] | None = None,
-                trace: Trace | None = None) -> dict[str, Any]:
+                trace: Trace | None = None, copy: bool = True) -> dict[str, Any]:
     """The final PodTemplateSpec of one role: layers folded lowest first, operator-owned
-    fields on top, system labels added, validated strictly. The result is fresh.
+    fields on top, system labels added, validated strictly.
+
+    The result is the caller's, sharing nothing with the templates and the layers kept
+    for later renders. ``copy=False`` skips the copy that guarantees this, for a caller
+    that only reads the pod or hands it over as render does (the build gets a copy of
+    its own): the fold then shares unchanged subtrees with the templates, copy-on-write,
+    and a change to the pod would reach them. With ``provenance`` the fold is the plain
+    one, whose pod is its own.
 
     With ``provenance``, every leaf's path is mapped to the label of the layer that set
     it; ``trace(layer, pod)`` is then called after each layer is folded (read ``pod``,
     do not keep or change it): ``explain`` sees the pod grow layer by layer.
     """
     try:
-        return _resolve(task, role_spec, context, provenance, trace)
+        pod = _resolve(task, role_spec, context, provenance, trace)
     except PodTemplateError as error:
         raise error.located(task=task.name, role=role_spec.name) from None
+    return independent(pod) if copy and provenance is None else pod
 
 
 def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
@@ -96,8 +105,8 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
         acc, rest = empty_pod(primary), layers
     else:
         fold = fast
-        acc, rest = fast.start(layers, task.compiled(("composed", role_spec.name, primary),
-                                                     dict))
+        acc, rest = fast.start(layers, task.compiled(COMPOSED_SLOTS, dict, role_spec.name,
+                                                     primary))
     for layer in rest:
         fold(acc, layer)
     _check_primary_kept(acc, primary, layers)

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..resolve.pod import late_platform_layers, role_primary, task_layers
+from ..stash import StashKey
 from ._compiled import Node, type_ok
 from .crd import Crd
 
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
 __all__ = ["fits", "proven_pods", "surely_valid"]
 
 _NOTHING: frozenset[int] = frozenset()
+# Kept on a template's layer, per schema node: whether the layer fits the node.
+_FITS = StashKey[bool]("the layer fits a CRD's pod schema node (fast walk)")
 
 
 def fits(node: Node, fragment: Any) -> bool:
@@ -160,7 +163,6 @@ def _walk(node: Any, segments: Sequence[str | int]) -> Any:
 
 
 def _layers_fit(task: Task, role: RoleSpec, node: Node, context: RenderContext) -> bool:
-    key = ("crd-fits", node)
     for layer in [*task_layers(task, role, context, role_primary(task, role)),
                   *late_platform_layers(context)]:
         if layer.source is None:
@@ -168,6 +170,7 @@ def _layers_fit(task: Task, role: RoleSpec, node: Node, context: RenderContext) 
                 continue  # a settings layer: its fields are among core's own
             if not _ok(node, layer.fragment, True, _NOTHING):
                 return False
-        elif not layer.fact(key, functools.partial(_ok, node, layer.fragment, True, _NOTHING)):
+        elif not layer.fact(_FITS, functools.partial(_ok, node, layer.fragment, True, _NOTHING),
+                            node):
             return False
     return True

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..resolve.pod import late_platform_layers, role_primary, task_layers
+from ..stash import StashKey
 from . import _fast as fast
 from ._compiled import Node
 from .crd import Crd, CrdProblem, shipped_crd, validate_custom_resource
@@ -44,6 +45,8 @@ CrdIndex = Mapping[tuple[str, str], Crd]  # (group, kind) -> CRD
 _TOKEN = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
 _DEFAULT_CONTAINER = "kubectl.kubernetes.io/default-container"
 _PRIMARY = "primary"
+# Kept on a template's layer, per schema node: whether the layer fits the node.
+_FITS = StashKey[bool]("the layer fits a CRD's pod schema node")
 
 
 def crd_index(task_types: Iterable[TaskType]) -> CrdIndex:
@@ -222,7 +225,7 @@ def _layers_fit(task: Task, role: RoleSpec, node: Node, context: RenderContext) 
                 return False
             continue
         # Once per template and schema node, kept on the template's layer.
-        if not layer.fact(("fits", node), functools.partial(node.fits, layer.fragment)):
+        if not layer.fact(_FITS, functools.partial(node.fits, layer.fragment), node):
             return False
     # The operator layer is the plugin's own, like the resource around the pods: the
     # conformance kit validates both in full on every render of the sample tasks.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from podtemplate import DefinitionError, FieldDecl, RenderContext, Role, RoleSpec, Task
-from podtemplate.plugin import DEFAULT_CONTAINER
+from podtemplate.plugin import DEFAULT_CONTAINER, StashKey
 
 from .config import Ray, WorkerGroup
 from .entrypoint import ray_entrypoint, submitter_command
@@ -39,6 +39,8 @@ HEAD_PORTS = (
     {"name": "dashboard", "containerPort": 8265, "protocol": "TCP"},
 )
 
+# Kept on a task's Ray config, one per image: the submitter's role.
+_SUBMITTER_ROLE = StashKey[Role]("the submitter role of a Ray config, per image")
 _RAY_START = ("runtime: KubeRay writes the Ray container's command itself: `ray start` with the "
               "rayStartParams; a template command would run before it, so it is removed")
 RAY_NODE_OWNED = (
@@ -124,8 +126,8 @@ def _submitter_role(task: Task, config: Ray, context: RenderContext) -> Role:
         return role
     # Kept on the config, one per image: the same role every render, so what core
     # compiles from its layers is kept too.
-    return config.compiled(("submitter role", image),
-                           lambda: role.model_copy(update={"image": image}))
+    return config.compiled(_SUBMITTER_ROLE, lambda: role.model_copy(update={"image": image}),
+                           image)
 
 
 def _sets_image(role: Role) -> bool:

@@ -19,15 +19,22 @@ from typing import Any
 from ._facts import Rule
 from ._fast import Known, surely_valid
 from ._keys import check_keys
+from ._objects import configmap_problems
 from ._pod import check_metadata, check_spec
 from ._report import ApiProblem, Problems
 
 __all__ = ["ApiProblem", "check_pod_template", "check_pod", "check_rules",
-           "check_final_pod", "check_fragment", "check_keys_only", "check_object_metadata"]
+           "check_final_pod", "check_fragment", "check_keys_only", "check_object",
+           "check_object_metadata"]
 
 POD_KIND = Rule("a Pod document has apiVersion v1 and kind Pod (k8s the API's type meta)",
                 "write apiVersion: v1 and kind: Pod")
 SPEC = Rule("a pod has a spec (k8s ValidatePodTemplateSpec)", "add a spec with containers")
+OBJECT = Rule("an object names its apiVersion and kind (k8s the API's type meta)",
+              "return each manifest as a mapping with apiVersion, kind and metadata")
+CONFIG_MAP = Rule("a ConfigMap has known fields, keys of letters, digits, '-', '_' and "
+                  "'.', string values, 1 MiB of data at most (k8s ValidateConfigMap)",
+                  "give each key a string value, in data (base64 in binaryData)")
 _POD_TOP = frozenset({"apiVersion", "kind", "metadata", "spec", "status"})
 
 
@@ -64,6 +71,37 @@ def check_pod(pod: Mapping[str, Any]) -> list[ApiProblem]:
         if key not in _POD_TOP:
             body[key] = pod[key]  # reported as an unknown field by the walk
     return problems + _run(body, final=True, keys=True, named=True)
+
+
+def check_object(document: Any, *, pod_judged: bool = False) -> list[ApiProblem]:
+    """What the API server checks in an object, whatever its kind, as render writes it:
+    its type meta and its own ``metadata`` (name, namespace, labels, annotations); a
+    ``kind: Pod`` whole (:func:`check_pod`), or, when its metadata and spec were judged
+    already as a role's pod (``pod_judged``), its other top-level fields and its name; a
+    ``v1 ConfigMap``'s data."""
+    if not isinstance(document, Mapping) or not all(
+            isinstance(document.get(key), str) and document.get(key)
+            for key in ("apiVersion", "kind")):
+        return [ApiProblem("", OBJECT.cite, "not a Kubernetes object", OBJECT.fix)]
+    api_version, kind = document["apiVersion"], document["kind"]
+    if api_version == "v1" and kind == "Pod":
+        if not pod_judged:
+            return check_pod(document)
+        found = Problems(final=True)
+        check_keys(found, {key: value for key, value in document.items()
+                           if key not in _POD_TOP})
+        metadata = document.get("metadata")
+        if isinstance(metadata, dict):  # its labels and annotations are the role pod's
+            metadata = {key: value for key, value in metadata.items()
+                        if key not in ("labels", "annotations")}
+        check_metadata(found, "metadata", metadata, named=True)
+        return found
+    problems = check_object_metadata(document.get("metadata"))
+    if api_version == "v1" and kind == "ConfigMap":
+        problems += [ApiProblem(path, CONFIG_MAP.cite, message, CONFIG_MAP.fix)
+                     for path, message in configmap_problems(document)
+                     if path != "metadata.name"]  # the object's name: checked above
+    return problems
 
 
 def check_object_metadata(metadata: Any) -> list[ApiProblem]:
