@@ -259,3 +259,29 @@ def test_api_rule_broken_at_render_is_one_line_naming_task_role_path_rule_fix(
     assert task_role_path in line
     assert f"; rule: {rule}" in line and f"(fix: {fix}" in line
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_standard_output_is_held_in_memory_then_in_a_file_and_written_whole() -> None:
+    import io
+
+    from podtemplate.cli.main import _Spooled
+
+    chunks = [f"{index:06d}" * 1000 + "\n" for index in range(40)]
+    with _Spooled() as small:
+        small._LIMIT = 10**9
+        for chunk in chunks:
+            small.write(chunk)
+        assert small._file is None
+        out = io.StringIO()
+        small.copy_to(out)
+        assert out.getvalue() == "".join(chunks)
+    with _Spooled() as large:
+        large._LIMIT = 20_000  # spills to a temporary file part way
+        for chunk in chunks:
+            large.write(chunk)
+        assert large._file is not None
+        out = io.StringIO()
+        large.copy_to(out)
+        assert out.getvalue() == "".join(chunks)
+        spilled = large._file
+    assert spilled.closed

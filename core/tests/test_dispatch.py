@@ -285,13 +285,14 @@ class Misnamed(Gamma):
 
 
 def test_an_entry_point_is_imported_on_first_use_and_must_name_its_task_type() -> None:
-    from importlib.metadata import EntryPoint
-
     from podtemplate import PluginError
+    from podtemplate.entrypoints import InstalledEntryPoint
 
     manager = build_plugin_manager(load_entry_points=False)
-    manager.installed["gamma"] = EntryPoint("gamma", f"{__name__}:Gamma", "podtemplate")
-    manager.installed["delta"] = EntryPoint("delta", f"{__name__}:Misnamed", "podtemplate")
+    manager.installed["gamma"] = InstalledEntryPoint("gamma", f"{__name__}:Gamma", "podtemplate",
+                                                     None)
+    manager.installed["delta"] = InstalledEntryPoint("delta", f"{__name__}:Misnamed",
+                                                     "podtemplate", None)
     assert manager.installed_names() == {"python", "gamma", "delta"}
     assert manager.get_plugin("gamma") is None
     assert manager.task_type("gamma") is Gamma.task_type

@@ -42,3 +42,17 @@ def test_every_field_is_documented_for_plugin_authors() -> None:
     docs = (Path(__file__).resolve().parents[2] / "docs" / "plugins.md").read_text()
     for field in dataclasses.fields(PlatformSettings):
         assert f"`{field.name}`" in docs, field.name
+
+
+def test_no_platform_file_gives_the_platform_of_all_defaults_unvalidated() -> None:
+    """The platform of no platform.yaml is made without building a validator (start-up);
+    it equals the validated ``Platform()``, field for field and type for type."""
+    from podtemplate.platform import Platform, default_platform, load_platform
+
+    made, validated = load_platform(None), Platform()
+    assert made == validated
+    assert made.model_dump() == validated.model_dump()
+    for name in Platform.model_fields:
+        assert type(getattr(made, name)) is type(getattr(validated, name)), name
+    assert made.source is None and made is not default_platform()
+    assert load_platform(None, namespace="team-a").namespace == "team-a"

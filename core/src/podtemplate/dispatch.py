@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from . import hookspecs
+from .entrypoints import InstalledEntryPoint, entry_points
 from .errors import MissingPluginError, PluginError
 from .model.roles import config_of
 
@@ -88,33 +88,33 @@ class PluginManager(pluggy.PluginManager):
         self.task_types: dict[str, TaskType] = {}
         self.owners: dict[str, object] = {}  # task type name -> the plugin declaring it
         # Task types installed and not imported yet: their entry points, by name.
-        self.installed: dict[str, metadata.EntryPoint] = {}
+        self.installed: dict[str, InstalledEntryPoint] = {}
         self._callers: dict[tuple[str, str], pluggy.HookCaller] = {}
-        self.distributions: dict[str, metadata.Distribution] = {}  # plugin name -> its dist
+        # plugin name -> the entry point that installed it (its distribution's name, version)
+        self.entry_points: dict[str, InstalledEntryPoint] = {}
 
-    def load(self, name: str, value: str | metadata.EntryPoint,
-             dist: metadata.Distribution | None = None) -> None:
+    def load(self, name: str, value: str | InstalledEntryPoint) -> None:
         """Import the plugin ``value`` names (``module`` or ``module:attribute``, as an
         entry point's value) and register it as ``name``: a class as one instance of it."""
-        if isinstance(value, str):
-            value = metadata.EntryPoint(name=name, value=value, group=ENTRY_POINT_GROUP)
-        plugin = value.load()
+        point = (value if isinstance(value, InstalledEntryPoint)
+                 else InstalledEntryPoint(name, value, ENTRY_POINT_GROUP, None))
+        plugin = point.load()
         self.register(plugin() if isinstance(plugin, type) else plugin, name=name)
-        if dist is not None:
-            self.distributions[name] = dist
+        if isinstance(value, InstalledEntryPoint):
+            self.entry_points[name] = value
 
     def load_entry_points(self) -> None:
         """Know every plugin installed under the ``podtemplate`` entry-point group, but a
         blocked one or one whose name is taken: one that names a class is a task type of
         the entry point's name, imported on first use; one that names a module (a
         policy, a store, a task type in the older form) is imported now."""
-        for point in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        for point in entry_points(ENTRY_POINT_GROUP):
             if self.get_plugin(point.name) is not None or self.is_blocked(point.name):
                 continue
             if point.attr:
                 self.installed.setdefault(point.name, point)
             else:
-                self.load(point.name, point, point.dist)
+                self.load(point.name, point)
 
     def task_type(self, name: str) -> TaskType | None:
         """The task type ``name``, its plugin imported now if it was not; None when no
@@ -136,10 +136,10 @@ class PluginManager(pluggy.PluginManager):
 
     def _load_task_type(self, name: str) -> None:
         point = self.installed.pop(name)
-        self.load(name, point, point.dist)
+        self.load(name, point)
         self.index_task_types()
         if name not in self.task_types:
-            dist = point.dist.metadata["Name"] if point.dist else "its distribution"
+            dist = point.distribution[0] or "its distribution"
             raise PluginError(
                 f"the entry point {name!r} of {dist} names {point.value}, which declares no "
                 f"task type {name!r}",
@@ -216,16 +216,22 @@ def plugin_infos(manager: pluggy.PluginManager) -> list[PluginInfo]:
     manager.load_all()
     infos = []
     for name, plugin in sorted(manager.list_name_plugin(), key=lambda item: item[0]):
-        dist = manager.distributions.get(name)
+        point = manager.entry_points.get(name)
         declared = tuple(manager.task_types[type_name]
                          for type_name, owner in manager.owners.items() if owner is plugin)
         infos.append(PluginInfo(
             name=name,
-            distribution=dist.metadata["Name"] if dist else "podtemplate (built in)",
-            version=dist.version if dist else metadata.version("podtemplate"),
+            distribution=point.distribution[0] if point else "podtemplate (built in)",
+            version=point.distribution[1] if point else _own_version(),
             task_types=declared,
         ))
     return infos
+
+
+def _own_version() -> str:
+    from importlib import metadata
+
+    return metadata.version("podtemplate")
 
 
 def require_task_type(manager: pluggy.PluginManager, task: Task) -> TaskType:

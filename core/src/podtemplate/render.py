@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pluggy
 
+from .collector import collector_paused
 from .context import RenderContext
 from .dispatch import (
     build_manifests,
@@ -162,19 +161,6 @@ def _with_resource_layers(error: ApiRuleError, task: Task, roles: Sequence[RoleS
     return error
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off inside, restored as it was afterwards, also on
-    error. A render makes many objects and few cycles (reference counting frees its
-    garbage): left on, the collector's passes over the whole heap cost as much as the
-    render itself on a large task set."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[str, Any]]:

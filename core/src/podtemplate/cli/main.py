@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import importlib
+import io
 import json
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 import click
 
+from ..collector import collector_paused
 from .guard import clean_errors, debug_option
 from .options import check_override, render_inputs
 
@@ -49,7 +49,8 @@ class _Commands(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with collector_paused():  # one short process: its imports make few cycles
+                return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("\ninterrupted: nothing was written", err=True)
             raise click.exceptions.Exit(130) from None
@@ -74,6 +75,39 @@ def main() -> None:
 def _print_warnings(context: RenderContext) -> None:
     for warning in context.warnings:
         click.echo(f"warning: {warning}", err=True)
+
+
+class _Spooled(io.StringIO):
+    """Text held in memory up to 8 MiB, then in a temporary file: what render writes to
+    standard output, all of it rendered before any is written (``tempfile`` imported only
+    for an output that large)."""
+
+    _LIMIT = 8 << 20
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._file: IO[str] | None = None
+
+    def write(self, text: str) -> int:
+        if self._file is None and self.tell() + len(text) > self._LIMIT:
+            import tempfile
+
+            self._file = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 - closed by close()
+            self._file.write(self.getvalue())
+        return self._file.write(text) if self._file is not None else super().write(text)
+
+    def copy_to(self, stream: IO[str]) -> None:
+        if self._file is None:
+            stream.write(self.getvalue())
+            return
+        self._file.seek(0)
+        while chunk := self._file.read(1 << 20):
+            stream.write(chunk)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+        super().close()
 
 
 def _write_stream(manifests: Iterable[dict[str, Any]], stream: IO[str], fmt: str) -> int:
@@ -165,10 +199,9 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
     tasks = collect_tasks(list(targets))
     manifests = iter_render(tasks, context)
     if output == "-":
-        with tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8") as buf:
+        with _Spooled() as buf:  # all rendered before the first byte is written
             _write_stream(manifests, buf, fmt)
-            buf.seek(0)
-            shutil.copyfileobj(buf, sys.stdout)
+            buf.copy_to(sys.stdout)
     else:
         files = _task_files(manifests, fmt)
         names = [name for name, _, _ in files]

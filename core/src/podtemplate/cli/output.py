@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -59,7 +57,7 @@ def _undo(moved: list[Path], kept: dict[Path, Path], scratch: Path | None,
             else:
                 target.unlink()
     if scratch is not None:
-        shutil.rmtree(scratch, ignore_errors=True)
+        _remove_tree(scratch)
     for path in reversed(created):
         with contextlib.suppress(OSError):
             path.rmdir()
@@ -124,6 +122,8 @@ def write_files(folder: Path, files: Sequence[tuple[str, str]],
     scratch: Path | None = None
     try:
         _make_folders(folder, created)
+        import tempfile  # here: a render to standard output writes no file
+
         scratch = Path(tempfile.mkdtemp(dir=folder, prefix=".podtemplate-"))
         _write_scratch(scratch, files)
         _move_in(scratch, folder, names, moved, kept)
@@ -135,10 +135,16 @@ def write_files(folder: Path, files: Sequence[tuple[str, str]],
                               fix="choose a folder you can write with -o, or '-' for "
                               "stdout") from None
         raise
-    shutil.rmtree(scratch, ignore_errors=True)
+    _remove_tree(scratch)
     for path in remove:
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
+
+
+def _remove_tree(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
 
 
 def _file_mode() -> int:
@@ -158,6 +164,8 @@ def write_file(path: Path, text: str) -> None:
                           fix="create the folder first, or give another path")
     scratch: str | None = None
     try:
+        import tempfile  # here: a render to standard output writes no file
+
         descriptor, scratch = tempfile.mkstemp(dir=path.parent, prefix=".podtemplate-")
         os.fchmod(descriptor, _file_mode())  # mkstemp's 0600 would hide the file
         with os.fdopen(descriptor, "w", encoding="utf-8") as stream:

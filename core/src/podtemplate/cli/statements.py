@@ -13,7 +13,6 @@ import __future__
 
 import ast
 import contextlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -117,7 +116,7 @@ def _bound_names(statement: ast.stmt) -> set[str]:
     return names
 
 
-class _Finder(importlib.abc.MetaPathFinder):
+class _Finder:
     """Finds exactly the target module, from its source file, with the statement loader."""
 
     def __init__(self, name: str) -> None:

@@ -14,7 +14,6 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -73,18 +72,27 @@ def schema_source_from_document(document: Mapping[str, Any], label: str) -> Sche
 @functools.cache
 def shipped_pod_schema() -> Mapping[str, Any]:
     """The shipped ``kubernetes/pod.json`` document (read once)."""
-    text = resources.files(__package__).joinpath(_SHIPPED).read_text(encoding="utf-8")
-    document: Mapping[str, Any] = json.loads(text)
+    document: Mapping[str, Any] = json.loads(_package_text(_SHIPPED))
     return document
 
 
 @functools.cache
 def shipped_pod_schema_source() -> Mapping[str, Any]:
     """Where ``pod.json`` came from: upstream file, Kubernetes version, licence."""
-    text = resources.files(__package__).joinpath(
-        _SHIPPED.replace(".json", ".source.json")).read_text(encoding="utf-8")
-    source: Mapping[str, Any] = json.loads(text)
+    source: Mapping[str, Any] = json.loads(_package_text(_SHIPPED.replace(".json",
+                                                                         ".source.json")))
     return source
+
+
+def _package_text(name: str) -> str:
+    """A data file of this package: read beside this module where it is a file (every
+    install but a zip import, and no :mod:`importlib.resources` import at start-up)."""
+    beside = Path(__file__).parent.joinpath(*name.split("/"))
+    if beside.is_file():
+        return beside.read_text(encoding="utf-8")
+    from importlib import resources
+
+    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
 def builtin_schema_source() -> SchemaSource:

@@ -27,6 +27,9 @@ def visible_distributions(**kwargs):
             if (d.metadata["Name"] or "").lower().replace("_", "-") != hidden_distribution]
 
 metadata.distributions = visible_distributions
+# podtemplate reads entry points without importlib.metadata where it can: not here.
+import podtemplate.entrypoints
+podtemplate.entrypoints._plain_path = lambda: False
 sys.modules[hidden_package] = None
 from podtemplate.cli import main
 main(argv, prog_name="podtemplate")
