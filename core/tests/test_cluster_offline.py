@@ -92,7 +92,7 @@ def test_explain_names_the_object_and_its_resource_version() -> None:
 
 
 def test_a_missing_cluster_template_says_how_to_create_one() -> None:
-    from podtemplate.cluster.store import ClusterTemplateStore
+    from podtemplate.cluster.podtemplates import ClusterTemplateStore
 
     store = ClusterTemplateStore(api_client=None)
     store._listed.update({"team": {}, "platform": {"cpu": {}}})  # as if listed
@@ -142,7 +142,7 @@ def _item(name: str, version: str, spec: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_store_lists_every_page_once_and_parses_a_template_when_used(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from podtemplate.cluster import store as cluster_store
+    from podtemplate.cluster import podtemplates as cluster_store
     from podtemplate.cluster.connect import Answer
     from podtemplate.errors import PodTemplateError
 

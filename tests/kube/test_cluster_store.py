@@ -16,7 +16,7 @@ import yaml
 from click.testing import CliRunner
 from podtemplate import TemplateNotFoundError, load_platform, task
 from podtemplate.cli import main
-from podtemplate.cluster.store import ClusterTemplateStore
+from podtemplate.cluster.podtemplates import ClusterTemplateStore
 from podtemplate.errors import ClusterError
 from podtemplate.provenance.trace import explain
 from podtemplate.render import make_context, render_all

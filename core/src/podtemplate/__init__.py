@@ -152,12 +152,15 @@ def _command() -> None:
     """The ``podtemplate`` command (its console script). This package loads only the
     standard library, so a Ctrl-C while the CLI loads ends as one during a command does:
     one line, exit 130, no traceback."""
-    try:
-        from .cli import main
-    except KeyboardInterrupt:
-        _sys.stderr.write("\ninterrupted: nothing was written\n")
-        raise SystemExit(130) from None
-    main()
+    from .collector import collector_paused
+
+    with collector_paused():  # one short process: its imports and render make few cycles
+        try:
+            from .cli import main
+        except KeyboardInterrupt:
+            _sys.stderr.write("\ninterrupted: nothing was written\n")
+            raise SystemExit(130) from None
+        main()
 
 
 __all__ = [

@@ -1,5 +1,5 @@
 """The cyclic garbage collector paused while podtemplate makes many objects and few
-cycles: a render, and a CLI command as a whole (its imports included)."""
+cycles: a render, and the ``podtemplate`` command as a whole (its imports included)."""
 
 from __future__ import annotations
 

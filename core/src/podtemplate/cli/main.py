@@ -12,7 +12,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from ..collector import collector_paused
 from .guard import clean_errors, debug_option
 from .options import check_override, render_inputs
 
@@ -49,8 +48,7 @@ class _Commands(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            with collector_paused():  # one short process: its imports make few cycles
-                return super().invoke(ctx)
+            return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("\ninterrupted: nothing was written", err=True)
             raise click.exceptions.Exit(130) from None

@@ -16,7 +16,6 @@ import contextlib
 import importlib.machinery
 import importlib.util
 import sys
-import traceback
 from collections.abc import Iterator, Sequence
 from types import CodeType, ModuleType
 
@@ -64,6 +63,8 @@ class _StatementLoader(importlib.machinery.SourceFileLoader):
 
     def _located(self, error: PodTemplateError, statement: ast.stmt) -> PodTemplateError:
         """``error`` located at the line of this file it arose from (``three.py:8``)."""
+        import traceback  # here: most modules raise nothing
+
         lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__)
                  if frame.filename == self.path]
         line = lines[-1] if lines else statement.lineno

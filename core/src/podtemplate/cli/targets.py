@@ -6,8 +6,6 @@ import gc
 import importlib
 import importlib.util
 import sys
-import sysconfig
-import traceback
 from pathlib import Path
 from types import ModuleType
 
@@ -70,6 +68,9 @@ def _user_line(error: BaseException) -> str | None:
     in ``<frozen os>``, but the line to fix is the user's)."""
     if isinstance(error, SyntaxError) and error.filename:
         return f"{error.filename}:{error.lineno}"
+    import sysconfig  # here, on the way out: a render that fails to import is rare
+    import traceback
+
     ours = str(Path(__file__).resolve().parents[1])
     theirs = {sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib",
                                                      "platlib")}

@@ -3,7 +3,7 @@
 :func:`dry_run` asks the API server for its verdict on a manifest without writing it.
 
 The names of ``dryrun`` are imported on first use (PEP 562): a render that reads no
-cluster loads the built-in cluster store's module and the connection helpers only."""
+cluster loads the built-in cluster store's plugin module only."""
 
 from __future__ import annotations
 
