@@ -32,7 +32,8 @@ ONE_TASK = '''from podtemplate import task
 def hello() -> None: ...
 '''
 _BASELINE = "import pydantic, yaml, click, pluggy"
-_CLI = "import sys; from podtemplate.cli import main; sys.argv[0] = 'podtemplate'; main()"
+# What the installed ``podtemplate`` console script runs (its entry point, core/pyproject.toml).
+_CLI = "import sys; from podtemplate import _command; sys.argv[0] = 'podtemplate'; _command()"
 
 
 # A user's installed CLI starts from cached bytecode; a shell that forbids writing it

@@ -10,7 +10,7 @@ from podtemplate import Platform
 from podtemplate.errors import PlatformConfigError
 from podtemplate.platform import load_platform
 from podtemplate.policy import Policy
-from podtemplate.policy.builtin import ceiling_violations, registry_violations
+from podtemplate.policy.checks import ceiling_violations, registry_violations
 
 
 def write_platform(tmp_path: Path, text: str) -> Path:

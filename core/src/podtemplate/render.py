@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -36,10 +36,12 @@ from .model.roles import RoleSpec
 from .model.task import Task
 from .model.templates import PodTemplate
 from .platform import Platform, load_platform
-from .policy import Violation, raise_violations
 from .policy.judge import judge_role
 from .resolve.pod import resolve_pod
 from .task_settings import validate_task_type_settings
+
+if TYPE_CHECKING:
+    from .policy.violations import Violation
 
 __all__ = ["render", "render_all", "iter_render", "render_task", "make_context",
            "check_task_manifests", "collector_paused"]
@@ -184,7 +186,8 @@ def iter_render(tasks: Iterable[Task], context: RenderContext) -> Iterator[dict[
             raise  # as it is: an internal error keeps its cause for --debug
         if not violations:  # after the first violation, judge the rest, output nothing
             yield from manifests
-    raise_violations(violations)
+    if violations:
+        raise PolicyViolationError(violations)
 
 
 def render_all(tasks: Iterable[Task], context: RenderContext) -> list[dict[str, Any]]:

@@ -20,7 +20,6 @@ from collections.abc import Iterator, Sequence
 from types import CodeType, ModuleType
 
 from ..errors import DefinitionError, DefinitionErrors, PodTemplateError
-from ..model.oldclient import flytekit_era_models
 
 __all__ = ["collecting_definitions"]
 
@@ -36,7 +35,11 @@ class _StatementLoader(importlib.machinery.SourceFileLoader):
             module.__doc__ = ast.get_docstring(tree, clean=False)
         # flytekit-era kubernetes objects (V1Toleration(value=1)...) are taken as the old
         # client took them, while the module runs (model.oldclient)
-        era = flytekit_era_models() if "kubernetes" in source else contextlib.nullcontext()
+        era: contextlib.AbstractContextManager[object] = contextlib.nullcontext()
+        if "kubernetes" in source:
+            from ..model.oldclient import flytekit_era_models
+
+            era = flytekit_era_models()
         with era:
             self._run(module, tree, flags)
 

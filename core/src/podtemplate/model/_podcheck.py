@@ -47,7 +47,7 @@ _UPPER = re.compile(r"(?<!^)(?=[A-Z])")
 
 def _snake(name: str) -> str:
     """``nodeSelector`` -> ``node_selector``: how a Python client spells the field."""
-    return _UPPER.sub("_", name).lower()
+    return name if name.islower() else _UPPER.sub("_", name).lower()
 
 
 class _Builder:
@@ -91,8 +91,8 @@ class _Builder:
     def model(self, schema: Mapping[str, Any], register: str | None = None) -> Node:
         fields: dict[str, Node] = {}
         node: Node = ("model", fields, tuple(schema.get("required") or ()),
-                      {_snake(name): name for name in schema["properties"]
-                       if _snake(name) != name})
+                      {snake: name for name in schema["properties"]
+                       if (snake := _snake(name)) != name})
         if register is not None:
             self.models[register] = node
         for name, sub in schema["properties"].items():

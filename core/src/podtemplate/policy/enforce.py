@@ -11,7 +11,6 @@ from ..resolve.kinds import POLICY
 from ..resolve.layers import Layer
 from ..stash import StashKey
 from .paths import match_path
-from .violations import compact
 
 if TYPE_CHECKING:
     from ..context import RenderContext
@@ -80,6 +79,8 @@ def fold_enforce(acc: dict[str, Any], layer: Layer, fold: Callable[[dict[str, An
             continue  # a union list item: the policy's item was added, not swapped in
         setter = _setter(path, lower, primary, names, init_names)
         if setter is not None and setter.kind.authored:
+            from .violations import compact  # here: a render the policy changes nothing of
+
             context.warn(f"policy enforces {compact(value)}, replacing {compact(old)} "
                          f"set by {setter.label}", task=task, role=role, field=path)
 

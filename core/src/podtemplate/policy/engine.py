@@ -15,9 +15,8 @@ from .violations import NOT_SET, Violation
 if TYPE_CHECKING:
     from ..context import RenderContext
 
-__all__ = ["BUILTIN_POLICY_PLUGIN", "check_policy", "raise_violations"]
+__all__ = ["check_policy", "raise_violations"]
 
-BUILTIN_POLICY_PLUGIN = "podtemplate.policy.builtin"  # the module, registered by its name
 
 
 def check_policy(subject: PolicySubject, context: RenderContext) -> list[Violation]:

@@ -8,15 +8,13 @@ from typing import TYPE_CHECKING, Any
 from ..resolve.kinds import DEFAULT_RESOURCES, OPERATOR, POLICY
 from ..resolve.pod import platform_pod, resolve_pod, role_primary, task_layers
 from ..stash import StashKey
-from .attribution import layer_infos
-from .engine import BUILTIN_POLICY_PLUGIN, check_policy
-from .subject import LayerInfo, PolicySubject, Provenance
-from .violations import Violation
+from .builtin import BUILTIN_POLICY_PLUGIN
 
 if TYPE_CHECKING:
     from ..context import RenderContext
     from ..model.roles import RoleSpec
     from ..model.task import Task
+    from .violations import Violation
 
 __all__ = ["judge_role"]
 
@@ -41,6 +39,10 @@ def judge_role(task: Task, role_spec: RoleSpec, pod: Mapping[str, Any],
     file that set each value (provenance is recorded only if a check asks for it)."""
     if not context.platform.policy.active and _only_builtin_checks(context):
         return []
+    # here: a render with no policy to judge never loads the engine
+    from .attribution import layer_infos
+    from .engine import check_policy
+    from .subject import LayerInfo, PolicySubject, Provenance
 
     def layers() -> list[LayerInfo]:
         every = task_layers(task, role_spec, context, role_primary(task, role_spec))
