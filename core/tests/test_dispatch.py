@@ -286,7 +286,7 @@ class Misnamed(Gamma):
 
 def test_an_entry_point_is_imported_on_first_use_and_must_name_its_task_type() -> None:
     from podtemplate import PluginError
-    from podtemplate.entrypoints import InstalledEntryPoint
+    from podtemplate.files.entrypoints import InstalledEntryPoint
 
     manager = build_plugin_manager(load_entry_points=False)
     manager.installed["gamma"] = InstalledEntryPoint("gamma", f"{__name__}:Gamma", "podtemplate",

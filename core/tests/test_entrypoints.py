@@ -9,8 +9,8 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
-from podtemplate import entrypoints
-from podtemplate.entrypoints import entry_points
+from podtemplate.files import entrypoints
+from podtemplate.files.entrypoints import entry_points
 
 
 def _standard(group: str) -> list[tuple[str, str]]:

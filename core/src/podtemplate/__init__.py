@@ -152,7 +152,7 @@ def _command() -> None:
     """The ``podtemplate`` command (its console script). This package loads only the
     standard library, so a Ctrl-C while the CLI loads ends as one during a command does:
     one line, exit 130, no traceback."""
-    from .collector import collector_paused
+    from .guard import collector_paused
 
     with collector_paused():  # one short process: its imports and render make few cycles
         try:

@@ -18,14 +18,13 @@ broadcast.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pluggy
 
 from . import hookspecs
-from .entrypoints import InstalledEntryPoint, entry_points
 from .errors import MissingPluginError, PluginError
+from .files.entrypoints import InstalledEntryPoint, entry_points
 from .model.roles import config_of
 
 if TYPE_CHECKING:
@@ -65,8 +64,7 @@ PER_TASK_HOOKS = (
 )
 
 
-@dataclass(frozen=True)
-class PluginInfo:
+class PluginInfo(NamedTuple):
     name: str
     distribution: str
     version: str

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import marshal
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .errors import ApiRuleError
 from .manifest import ROLE_LABEL, get_path, role_label_value
@@ -44,8 +43,7 @@ def independent(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class BuiltPod:
+class BuiltPod(NamedTuple):
     """A role's pod as the build left it, and what the build changed in it.
 
     ``pod`` is found in a manifest at the role's ``template_path`` (``placed``), else it

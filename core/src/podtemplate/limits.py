@@ -7,7 +7,7 @@ exhausting memory or time; the defaults are far above what a real platform write
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import DefinitionError
 
@@ -17,8 +17,7 @@ __all__ = ["Limits", "limits", "DEBUG_VARIABLE"]
 DEBUG_VARIABLE = "PODTEMPLATE_DEBUG"
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """``max_file_bytes``: a YAML file (template, platform, override) larger than this is
     refused before it is parsed (the API server stores no object over 1.5 MiB, and
     parsing costs about 2 s per MiB). ``max_alias_nodes``/``max_alias_bytes``: how many nodes

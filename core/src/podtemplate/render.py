@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 
-from .collector import collector_paused
 from .context import RenderContext
 from .dispatch import (
     build_manifests,
@@ -26,7 +25,7 @@ from .errors import (
     PolicyViolationError,
     brief,
 )
-from .guard import guarded
+from .guard import collector_paused, guarded
 from .handover import built_pods, check_changes, check_objects, independent
 from .inputs import check_inputs_known
 from .model.apiserver._resources import REQUEST_LE_LIMIT

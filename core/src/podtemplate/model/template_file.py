@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import MergeError, TemplateFileError, brief
 from ..merge.rules import PATCH
@@ -23,8 +22,7 @@ _TEMPLATE_KEYS = ("metadata", "spec")
 _SHAPES = "use kind: PodTemplate (apiVersion: v1), kind: Pod or a bare PodSpec"
 
 
-@dataclass(frozen=True)
-class TemplateParts:
+class TemplateParts(NamedTuple):
     """What a pod template document contributes: the object's own name and namespace
     (None when not given), and the pod's spec, labels and annotations."""
 

@@ -4,8 +4,7 @@ builder per kind, each returning the role's layer of that kind or None."""
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import PodTemplateError
 from ..files.store import find_template
@@ -132,8 +131,7 @@ def operator_layer(task: Task, role_spec: RoleSpec) -> Layer:
 # ------------------------------------------------------------------ one builder per kind
 
 
-@dataclass(frozen=True)
-class _RoleInputs:
+class _RoleInputs(NamedTuple):
     """What the layer builders of one role read."""
 
     task: Task

@@ -13,9 +13,8 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import PodTemplateError
 
@@ -37,8 +36,7 @@ _SHIPPED = "kubernetes/pod.json"
 Schema = Mapping[str, Any]
 
 
-@dataclass(frozen=True)
-class SchemaSource:
+class SchemaSource(NamedTuple):
     """Named component schemas (``io.k8s.api.core.v1.PodSpec`` -> schema) and a label
     saying where they came from, shown in kit reports and ``podtemplate coverage``."""
 

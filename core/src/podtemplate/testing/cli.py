@@ -28,8 +28,8 @@ def visible_distributions(**kwargs):
 
 metadata.distributions = visible_distributions
 # podtemplate reads entry points without importlib.metadata where it can: not here.
-import podtemplate.entrypoints
-podtemplate.entrypoints._plain_path = lambda: False
+import podtemplate.files.entrypoints
+podtemplate.files.entrypoints._plain_path = lambda: False
 sys.modules[hidden_package] = None
 from podtemplate.cli import main
 main(argv, prog_name="podtemplate")

@@ -11,8 +11,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 import re
-from dataclasses import dataclass
-from typing import TypeGuard
+from typing import NamedTuple, TypeGuard
 
 # the one env var name rule lives in ``model.names``
 from ..names import env_name_ok as env_name_ok
@@ -95,8 +94,7 @@ CSI_DRIVER = re.compile(r"[a-zA-Z0-9][-a-zA-Z0-9_.]{0,61}[a-zA-Z-0-9]")
 HUGEPAGES_PREFIX = "hugepages-"
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """One API-server rule: ``cite`` states it and names where Kubernetes enforces it."""
 
     cite: str

@@ -17,8 +17,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["InstalledEntryPoint", "entry_points"]
 
@@ -26,16 +25,16 @@ _METADATA_SUFFIXES = (".dist-info", ".egg-info")
 _SEPARATORS = re.compile(r"[-_.]+")
 
 
-@dataclass(frozen=True)
-class InstalledEntryPoint:
+class InstalledEntryPoint(NamedTuple):
     """One entry point: ``name = value`` of ``group`` in a distribution's metadata folder
-    (``folder`` None when the standard library found it where no folder is)."""
+    (``folder`` None when the standard library found it where no folder is; then
+    ``read_distribution`` gives its distribution's name and version)."""
 
     name: str
     value: str
     group: str
     folder: str | None
-    _distribution: Callable[[], tuple[str, str]] | None = None
+    read_distribution: Callable[[], tuple[str, str]] | None = None
 
     @property
     def module(self) -> str:
@@ -59,8 +58,8 @@ class InstalledEntryPoint:
     def distribution(self) -> tuple[str, str]:
         """The name and version of the distribution that installed it, as its metadata
         spells them (read when asked: error messages and the plugin list)."""
-        if self._distribution is not None:
-            return self._distribution()
+        if self.read_distribution is not None:
+            return self.read_distribution()
         return _headers(self.folder) if self.folder else ("", "")
 
 
