@@ -6,9 +6,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 from ..errors import ClusterError
@@ -19,8 +18,7 @@ __all__ = ["Answer", "config_module", "connect", "context_namespace", "kubeconfi
 _TIMEOUT = 30.0
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """One HTTP answer of the API server: status, decoded JSON body (None when the body
     is not JSON) and the ``Warning`` headers' texts."""
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._facts import (
     CONFIG_KEY,
@@ -104,8 +103,7 @@ CLAIM = Rule("a container's resources.claims name a pod resourceClaim, once each
              "(k8s validateResourceClaimNames)", "add it to spec.resourceClaims")
 
 
-@dataclass(slots=True)
-class PodFacts:
+class PodFacts(NamedTuple):
     """What the container checks need to know of the pod around them."""
 
     volumes: dict[str, Mapping[str, Any]]
