@@ -39,7 +39,8 @@ _REPORT_PEAK = (
     f"    sys.stderr.write('\\n{_PEAK}' + kb + '\\n')\n"
     "atexit.register(_peak)\n"
 )
-_RENDER = _REPORT_PEAK + "from podtemplate.cli.main import main; main()"
+# What the installed ``podtemplate`` console script runs (core/pyproject.toml).
+_RENDER = _REPORT_PEAK + "from podtemplate import _command; _command()"
 _COLLECT_ONLY = _REPORT_PEAK + (
     "from podtemplate.cli.main import main; from podtemplate.cli.targets import collect_tasks; "
     "print(len(collect_tasks([sys.argv[1]])))"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import io
 import json
 import sys
 from collections.abc import Iterable, Iterator
@@ -75,40 +74,53 @@ def _print_warnings(context: RenderContext) -> None:
         click.echo(f"warning: {warning}", err=True)
 
 
-class _Spooled(io.StringIO):
-    """Text held in memory up to 8 MiB, then in a temporary file: what render writes to
-    standard output, all of it rendered before any is written (``tempfile`` imported only
-    for an output that large)."""
+class _Spooled:
+    """Text held in memory up to 8 MiB, as the chunks written (no copy of them), then in a
+    temporary file: what render writes to standard output, all of it rendered before
+    any is written (``tempfile`` imported only for an output that large)."""
 
     _LIMIT = 8 << 20
 
     def __init__(self) -> None:
-        super().__init__()
+        self._chunks: list[str] = []
+        self._size = 0
         self._file: IO[str] | None = None
 
+    def __enter__(self) -> _Spooled:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
     def write(self, text: str) -> int:
-        if self._file is None and self.tell() + len(text) > self._LIMIT:
+        if self._file is None:
+            self._size += len(text)
+            if self._size <= self._LIMIT:
+                self._chunks.append(text)
+                return len(text)
             import tempfile
 
             self._file = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 - closed by close()
-            self._file.write(self.getvalue())
-        return self._file.write(text) if self._file is not None else super().write(text)
+            self._file.writelines(self._chunks)
+            self._chunks.clear()
+        return self._file.write(text)
 
     def copy_to(self, stream: IO[str]) -> None:
         if self._file is None:
-            stream.write(self.getvalue())
+            stream.writelines(self._chunks)
             return
         self._file.seek(0)
         while chunk := self._file.read(1 << 20):
             stream.write(chunk)
 
     def close(self) -> None:
+        self._chunks.clear()
         if self._file is not None:
             self._file.close()
-        super().close()
 
 
-def _write_stream(manifests: Iterable[dict[str, Any]], stream: IO[str], fmt: str) -> int:
+def _write_stream(manifests: Iterable[dict[str, Any]], stream: IO[str] | _Spooled,
+                  fmt: str) -> int:
     from ..files.yamlio import dump_yaml
 
     count = 0
