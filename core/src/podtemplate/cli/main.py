@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import io
 import json
 import sys
 from collections.abc import Iterable, Iterator
@@ -75,16 +76,16 @@ def _print_warnings(context: RenderContext) -> None:
 
 
 class _Spooled:
-    """Text held in memory up to 8 MiB, as the chunks written (no copy of them), then in a
-    temporary file: what render writes to standard output, all of it rendered before
-    any is written (``tempfile`` imported only for an output that large)."""
+    """Text held in memory up to 8 MiB (encoded, one byte per ASCII character), then in a
+    temporary file: what render writes to standard output, all of it rendered before any
+    is written (``tempfile`` imported only for an output that large)."""
 
     _LIMIT = 8 << 20
 
     def __init__(self) -> None:
-        self._chunks: list[str] = []
         self._size = 0
-        self._file: IO[str] | None = None
+        self._spilled = False
+        self._file: IO[str] = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="")
 
     def __enter__(self) -> _Spooled:
         return self
@@ -93,30 +94,23 @@ class _Spooled:
         self.close()
 
     def write(self, text: str) -> int:
-        if self._file is None:
-            self._size += len(text)
-            if self._size <= self._LIMIT:
-                self._chunks.append(text)
-                return len(text)
+        self._size += len(text)
+        if not self._spilled and self._size > self._LIMIT:
             import tempfile
 
-            self._file = tempfile.TemporaryFile(mode="w+", encoding="utf-8")  # noqa: SIM115 - closed by close()
-            self._file.writelines(self._chunks)
-            self._chunks.clear()
+            memory = self._file
+            self._file = tempfile.TemporaryFile(mode="w+", encoding="utf-8", newline="")  # noqa: SIM115 - closed by close()
+            self._file.buffer.write(memory.detach().getvalue())  # type: ignore[attr-defined]
+            self._spilled = True
         return self._file.write(text)
 
     def copy_to(self, stream: IO[str]) -> None:
-        if self._file is None:
-            stream.writelines(self._chunks)
-            return
         self._file.seek(0)
         while chunk := self._file.read(1 << 20):
             stream.write(chunk)
 
     def close(self) -> None:
-        self._chunks.clear()
-        if self._file is not None:
-            self._file.close()
+        self._file.close()
 
 
 def _write_stream(manifests: Iterable[dict[str, Any]], stream: IO[str] | _Spooled,
