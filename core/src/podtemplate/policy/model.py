@@ -46,6 +46,17 @@ class Policy(BaseModel):
                              "enforce is merged over every role's pod, it cannot delete or "
                              "replace it", field="policy.enforce.$patch",
                              fix="drop `$patch` here and enforce single fields")
+        for key in ("containers", "initContainers"):  # above the operator's layer
+            for item in value.get(key) or ():
+                if isinstance(item, dict) and item.get("$patch") == "replace":
+                    name = item.get("name")
+                    what, at = (f"the container {name!r}", f"{key}[{name}]") if name else (
+                        f"the {key} list", key)
+                    raise MergeError(f"`$patch: replace` on {what} of the enforced pod spec: "
+                                     "it would drop what the task and its operator set there "
+                                     "(the command that runs the task)",
+                                     field=f"policy.enforce.{at}.$patch",
+                                     fix="drop `$patch` here and enforce single fields")
         validate_pod_spec(value, root="policy.enforce")
         return value
 
