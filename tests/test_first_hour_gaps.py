@@ -322,6 +322,21 @@ def test_an_empty_input_among_others_fails_validate(tmp_path: Path) -> None:
     assert alone.exit_code == 0, alone.output
 
 
+def test_the_summary_counts_the_inputs_without_a_document(tmp_path: Path) -> None:
+    """A summary of "1 valid" above exit 1 would not say why: it counts the empty inputs,
+    and one given twice is named once."""
+    good = tmp_path / "good.yaml"
+    good.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", encoding="utf-8")
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("---\n# nothing here\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(empty), str(good), str(empty)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.splitlines() == [
+        f"error: {empty}: no documents to validate (fix: give a file with manifests; in a "
+        "pipe, check that the command before it succeeded)",
+        "1 document(s): 1 valid, 0 invalid, 0 not checked, 1 input(s) without a document"]
+
+
 def test_ctrl_c_while_files_are_moved_in_leaves_the_folder_as_it_was(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C half-way through moving the rendered files into -o: the files moved in are
