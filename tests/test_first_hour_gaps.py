@@ -245,6 +245,26 @@ def test_clean_without_an_output_folder_is_not_silently_ignored(tmp_path: Path) 
         assert len(result.stderr.splitlines()) == 1
 
 
+def test_clean_keeps_a_file_of_the_users_that_names_the_task_label(tmp_path: Path) -> None:
+    """A file is an earlier render's when its objects carry the task label, not when it
+    mentions it: a PodMonitor selecting a task's pods by it is the user's."""
+    tasks = write(tmp_path, "tasks.py", SHELL_TASK)
+    out = tmp_path / "out"
+    assert run("render", tasks, "-o", str(out), "--format", "json").exit_code == 0
+    monitor = "kind: PodMonitor\nmetadata: {name: report}\nspec:\n  selector:\n" \
+              "    matchLabels:\n      podtemplate.io/task: report\n"
+    (out / "monitor.yaml").write_text(monitor, encoding="utf-8")
+    (out / "broken.yaml").write_text("podtemplate.io/task: [\n", encoding="utf-8")
+    (out / "list.yaml").write_text("kind: List\nitems: 3  # podtemplate.io/task\n",
+                                   encoding="utf-8")
+    cleaned = run("render", tasks, "-o", str(out), "--clean")
+    assert cleaned.exit_code == 0, cleaned.output
+    assert sorted(p.name for p in out.iterdir()) == ["broken.yaml", "list.yaml",
+                                                      "monitor.yaml", "report.yaml"]
+    assert (out / "monitor.yaml").read_text(encoding="utf-8") == monitor
+    assert "beside the rendered ones: broken.yaml, list.yaml, monitor.yaml" in cleaned.stderr
+
+
 # --- resource names in platform.yaml ----------------------------------------------------
 
 @pytest.mark.parametrize(("text", "expected"), [
