@@ -265,6 +265,22 @@ def test_clean_keeps_a_file_of_the_users_that_names_the_task_label(tmp_path: Pat
     assert "beside the rendered ones: broken.yaml, list.yaml, monitor.yaml" in cleaned.stderr
 
 
+def test_an_empty_output_folder_is_bad_input(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-o "$OUT"` with OUT unset wrote into the current folder (and --clean removed
+    earlier renders' files there)."""
+    tasks = write(tmp_path, "tasks.py", SHELL_TASK)
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    for extra in ([], ["--clean"]):
+        result = run("render", tasks, "-o", "", *extra)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith("error: -o is empty") and "-o ." in result.stderr
+    assert list((tmp_path / "here").iterdir()) == []
+    assert run("render", tasks, "-o", ".").exit_code == 0
+    assert [p.name for p in (tmp_path / "here").iterdir()] == ["report.yaml"]
+
+
 # --- resource names in platform.yaml ----------------------------------------------------
 
 @pytest.mark.parametrize(("text", "expected"), [
