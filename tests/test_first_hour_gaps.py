@@ -416,3 +416,21 @@ def test_a_module_target_that_is_a_file_here_names_the_file(
     assert "module not found" in result.stderr
     assert str(Path("etl", "jobs_here.py")) in result.stderr and "PYTHONPATH" in result.stderr
     assert run("render", str(Path("etl", "jobs_here.py"))).exit_code == 0
+
+
+@pytest.mark.parametrize(("target", "fix"), [
+    (".jobs_here", "a dotted module name"),  # was: importing failed at <frozen importlib.util>
+    ("etl/jobs_here", str(Path("etl", "jobs_here.py"))),  # was: run with PYTHONPATH=.
+    ("etl..jobs_here", "a dotted module name"),
+])
+def test_a_target_that_is_no_module_name_says_so(tmp_path: Path, target: str, fix: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "etl").mkdir()
+    (tmp_path / "etl" / "jobs_here.py").write_text(SHELL_TASK, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run("render", target)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: {target}: not a .py file, a folder or a module "
+                                    "name"), result.stderr
+    assert fix in result.stderr and "PYTHONPATH" not in result.stderr
+    assert len(result.stderr.splitlines()) == 1
