@@ -43,6 +43,14 @@ def alone_with_image() -> None: ...
 def removing() -> None: ...
 
 
+@task(pod_template=PodTemplate(pod_spec={"containers": None}))
+def removing_the_list() -> None: ...
+
+
+@task(pod_template=PodTemplate(pod_spec={"containers": {"$patch": "delete"}}))
+def deleting_the_list() -> None: ...
+
+
 def pod_of(manifests: list[dict[str, Any]]) -> dict[str, Any]:
     (pod,) = [m for m in manifests if m["kind"] == "Pod"]
     return pod
@@ -94,6 +102,8 @@ def test_replacing_the_spec_below_the_task_settings_renders_with_or_without_them
         assert container["command"][:2] == ["python", "-m"]
 
 
-def test_a_template_default_entry_that_deletes_every_container_is_named() -> None:
+@pytest.mark.parametrize("chosen", [removing, removing_the_list, deleting_the_list])
+def test_a_template_that_deletes_every_container_is_named(chosen: Any) -> None:
+    """A `default` entry deleted, the list set to null or deleted: 'a layer' before."""
     with pytest.raises(DefinitionError, match="task template deletes the primary container"):
-        render(removing, platform=Platform(defaultImage="python:3.11"))
+        render(chosen, platform=Platform(defaultImage="python:3.11"))

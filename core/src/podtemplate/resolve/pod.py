@@ -215,8 +215,12 @@ def _check_primary_kept(acc: dict[str, Any], primary: str, layers: list[Layer]
     for layer in reversed(layers):
         spec = layer.fragment.get("spec") or {}
         meant = {primary, DEFAULT_CONTAINER, layer.primary_alias} - {None}  # default: all
+        containers = spec.get("containers")
+        if "containers" in spec and (containers is None or isinstance(containers, Mapping)):
+            culprit = layer.label  # the list set to null, or `{$patch: delete}`
+            break
         if any(isinstance(c, Mapping) and c.get("name") in meant and c.get(PATCH) == DELETE
-               for c in spec.get("containers") or ()):
+               for c in containers or ()):
             culprit = layer.label
             break
         if spec.get(PATCH) == "replace":  # everything below it
