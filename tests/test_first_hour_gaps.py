@@ -22,19 +22,8 @@ from podtemplate import PodTemplate
 from podtemplate.cli import main
 from podtemplate.errors import DefinitionError, PodTemplateError
 
-
-@pytest.fixture(autouse=True)
-def _forget_imported_tasks(tmp_path: Path) -> Iterator[None]:
-    """Task modules these tests import are forgotten afterwards (another test's
-    ``tasks.py`` must not meet this one's in ``sys.modules``)."""
-    before = set(sys.modules)
-    path = list(sys.path)
-    yield
-    for name in set(sys.modules) - before:
-        origin = getattr(sys.modules[name], "__file__", None) or ""
-        if origin.startswith(str(tmp_path)):
-            del sys.modules[name]
-    sys.path[:] = path
+# Task modules a test imports are forgotten after it (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("forget_task_modules")
 
 
 def run(*args: str) -> Result:
