@@ -6,12 +6,15 @@ from that spec whether or not the task sets anything of its own."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from podtemplate import Platform, PodTemplate, render, resolve_pod, task
 from podtemplate.dispatch import define_roles
 from podtemplate.errors import DefinitionError, PlatformConfigError, PodTemplateError
+from podtemplate.platform import load_platform
 from podtemplate.render import make_context
 
 
@@ -61,12 +64,16 @@ def pod_of(manifests: list[dict[str, Any]]) -> dict[str, Any]:
     [{"name": "primary", "$patch": "delete"}],
     [{"name": "default", "$patch": "delete"}],  # every container
 ])
-def test_an_enforce_that_removes_the_task_container_is_named(containers: Any) -> None:
-    platform = Platform(defaultImage="python:3.11",
-                        policy={"enforce": {"containers": containers}})
+def test_an_enforce_that_removes_the_task_container_is_named(containers: Any,
+                                                            tmp_path: Path) -> None:
+    written = tmp_path / "platform.yaml"
+    written.write_text(json.dumps({"defaultImage": "python:3.11",
+                                   "policy": {"enforce": {"containers": containers}}}))
+    platform = load_platform(written)
     with pytest.raises(PlatformConfigError, match=r"policy\.enforce removes the primary") as caught:
         render(bare, platform=platform)
     assert caught.value.field == "policy.enforce.containers" and caught.value.exit_code == 2
+    assert caught.value.file == str(written)
     context = make_context(platform=platform)
     (role,) = define_roles(bare, context)
     with pytest.raises(PlatformConfigError, match=r"policy\.enforce removes"):  # explain's fold

@@ -130,7 +130,8 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
         if kept and not _has_primary(acc, primary):
             raise PlatformConfigError(
                 f"policy.enforce removes the primary container {primary!r} (the task's own)",
-                field="policy.enforce.containers", fix="enforce fields of the containers "
+                field="policy.enforce.containers", file=context.platform.source,
+                fix="enforce fields of the containers "
                 "(a `default` or `primary` entry without `$patch`); never delete them, "
                 "replace their list or set it to null")
     proven = fast is not None and all(
