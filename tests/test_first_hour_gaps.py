@@ -3,7 +3,9 @@ mistyped argument of any call is the caller's mistake with "did you mean", never
 internal error; `$patch` at the root of a pod spec fragment is bad input, never exit 70;
 Ctrl-C while the CLI loads, during an apply or while files are moved in; resource names
 and task type settings in platform.yaml; output file modes under any umask; an empty
-input among others fails validate; --clean without -o; a module target that is a file."""
+input among others fails validate, and its summary counts it; --clean without -o, and
+keeping a file of the user's that only mentions the task label; an empty -o; a module
+target that is a file, and one that is no module name."""
 
 from __future__ import annotations
 
