@@ -61,8 +61,7 @@ def pod_of(manifests: list[dict[str, Any]]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("containers", [
     None,  # the list deleted
-    [{"name": "primary", "$patch": "delete"}],
-    [{"name": "default", "$patch": "delete"}],  # every container
+    {"$patch": "delete"},  # the list deleted, as a directive
 ])
 def test_an_enforce_that_removes_the_task_container_is_named(containers: Any,
                                                             tmp_path: Path) -> None:
@@ -85,12 +84,16 @@ def test_an_enforce_that_removes_the_task_container_is_named(containers: Any,
      "policy.enforce.containers[default].$patch"),
     ([{"$patch": "replace"}, {"name": "side", "image": "busybox:1.36"}],
      "policy.enforce.containers.$patch"),
+    # deleted, then given again: a pod with the image alone, without the task's command
+    ([{"name": "default", "$patch": "delete"}, {"name": "primary", "image": "x:1"}],
+     "policy.enforce.containers[default].$patch"),
+    ([{"name": "primary", "$patch": "delete"}], "policy.enforce.containers[primary].$patch"),
 ])
-def test_an_enforce_that_replaces_containers_is_refused_where_it_is_written(
+def test_an_enforce_that_replaces_or_deletes_the_task_container_is_refused_at_load(
         containers: list[dict[str, Any]], field: str) -> None:
     """It would drop what the task and its operator set there: the pod rendered with
     exit 0 and no command (or without the task's container), so the task never ran."""
-    with pytest.raises(PodTemplateError, match=r"`\$patch: replace` on the container") as caught:
+    with pytest.raises(PodTemplateError, match=r"`\$patch: \w+` on the container") as caught:
         Platform(policy={"enforce": {"containers": containers}})
     assert caught.value.field == field
 
