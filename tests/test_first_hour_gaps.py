@@ -282,6 +282,8 @@ def test_an_empty_output_folder_is_bad_input(tmp_path: Path,
     ("defaultResources:\n  requests: {memroy: 1Gi}\n", "defaultResources.requests.memroy: "
      "'memroy' is not a resource name pods request; did you mean 'memory'?"),
     ("defaultResources:\n  limits: {gpu: '1'}\n", "defaultResources.limits.gpu: 'gpu'"),
+    ("defaultResources:\n  requests: {cpu: lots}\n", "defaultResources.requests.cpu: quantity "
+     "'lots' is not a Kubernetes quantity"),  # was: 'cpu: quantity ...', the key unnamed
     ("resourceTolerations:\n  nvidia.com/gpu: []\n  memory: []\n  ephemeral-storag: []\n",
      "resourceTolerations.ephemeral-storag: 'ephemeral-storag' is not a resource name pods "
      "request; did you mean 'ephemeral-storage'?"),
