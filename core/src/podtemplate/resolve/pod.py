@@ -226,7 +226,7 @@ def _check_primary_kept(acc: dict[str, Any], primary: str, layers: list[Layer]
             break
         if spec.get(PATCH) == "replace":  # everything below it
             if layer.kind in _BELOW_SETTINGS:
-                return Layer(TASK_SETTINGS.name, {"spec": {"containers": [{"name": primary}]}},
+                return Layer(TASK_SETTINGS.name, {"spec": empty_pod(primary)["spec"]},
                              kind=TASK_SETTINGS, clean=True)
             raise DefinitionError(
                 f"{layer.label} replaces the whole pod spec (`$patch: replace`), so the "
