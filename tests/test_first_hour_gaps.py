@@ -314,8 +314,8 @@ def test_the_resource_names_pods_request_are_accepted(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("text", "expected"), [
     ("taskTypes:\n  pytorch:\n    operatr: trainer\n", "taskTypes.pytorch.operatr: unknown "
      "key 'operatr'; did you mean 'operator'? (fix: write 'operator')"),
-    ("taskTypes:\n  pytorh: {}\n", "taskTypes.pytorh: no installed task type is named "
-     "'pytorh' (did you mean 'pytorch'?)"),
+    ("taskTypes:\n  pytorh: {}\n", "warning: taskTypes.pytorh: no installed task type is "
+     "named 'pytorh' (did you mean 'pytorch'?)"),
 ])
 def test_task_type_settings_say_which_key_a_typo_meant(tmp_path: Path, text: str,
                                                        expected: str) -> None:
