@@ -32,7 +32,7 @@ def hello() -> None: ...
 """
 
 
-# Task modules a test imports are forgotten after it (tests/conftest.py).
+# Task modules a test imports are forgotten after it (the root conftest.py).
 pytestmark = pytest.mark.usefixtures("forget_task_modules")
 
 

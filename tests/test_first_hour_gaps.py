@@ -24,7 +24,7 @@ from podtemplate import PodTemplate
 from podtemplate.cli import main
 from podtemplate.errors import DefinitionError, PodTemplateError
 
-# Task modules a test imports are forgotten after it (tests/conftest.py).
+# Task modules a test imports are forgotten after it (the root conftest.py).
 pytestmark = pytest.mark.usefixtures("forget_task_modules")
 
 
