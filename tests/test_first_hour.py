@@ -11,7 +11,6 @@ import stat
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,18 +32,8 @@ def hello() -> None: ...
 """
 
 
-@pytest.fixture(autouse=True)
-def _forget_imported_tasks(tmp_path: Path) -> Iterator[None]:
-    """The task modules these tests import in this process are forgotten afterwards:
-    another test's ``tasks.py`` must not meet this one's in ``sys.modules``."""
-    before = set(sys.modules)
-    path = list(sys.path)
-    yield
-    for name in set(sys.modules) - before:
-        origin = getattr(sys.modules[name], "__file__", None) or ""
-        if origin.startswith(str(tmp_path)):
-            del sys.modules[name]
-    sys.path[:] = path
+# Task modules a test imports are forgotten after it (the root conftest.py).
+pytestmark = pytest.mark.usefixtures("forget_task_modules")
 
 
 def run(*args: str, stdin: str | None = None) -> Result:

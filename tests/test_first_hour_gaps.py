@@ -3,7 +3,9 @@ mistyped argument of any call is the caller's mistake with "did you mean", never
 internal error; `$patch` at the root of a pod spec fragment is bad input, never exit 70;
 Ctrl-C while the CLI loads, during an apply or while files are moved in; resource names
 and task type settings in platform.yaml; output file modes under any umask; an empty
-input among others fails validate; --clean without -o; a module target that is a file."""
+input among others fails validate, and its summary counts it; --clean without -o, and
+keeping a file of the user's that only mentions the task label; an empty -o; a module
+target that is a file, and one that is no module name."""
 
 from __future__ import annotations
 
@@ -22,19 +24,8 @@ from podtemplate import PodTemplate
 from podtemplate.cli import main
 from podtemplate.errors import DefinitionError, PodTemplateError
 
-
-@pytest.fixture(autouse=True)
-def _forget_imported_tasks(tmp_path: Path) -> Iterator[None]:
-    """Task modules these tests import are forgotten afterwards (another test's
-    ``tasks.py`` must not meet this one's in ``sys.modules``)."""
-    before = set(sys.modules)
-    path = list(sys.path)
-    yield
-    for name in set(sys.modules) - before:
-        origin = getattr(sys.modules[name], "__file__", None) or ""
-        if origin.startswith(str(tmp_path)):
-            del sys.modules[name]
-    sys.path[:] = path
+# Task modules a test imports are forgotten after it (the root conftest.py).
+pytestmark = pytest.mark.usefixtures("forget_task_modules")
 
 
 def run(*args: str) -> Result:
@@ -245,6 +236,42 @@ def test_clean_without_an_output_folder_is_not_silently_ignored(tmp_path: Path) 
         assert len(result.stderr.splitlines()) == 1
 
 
+def test_clean_keeps_a_file_of_the_users_that_names_the_task_label(tmp_path: Path) -> None:
+    """A file is an earlier render's when its objects carry the task label, not when it
+    mentions it: a PodMonitor selecting a task's pods by it is the user's."""
+    tasks = write(tmp_path, "tasks.py", SHELL_TASK)
+    out = tmp_path / "out"
+    assert run("render", tasks, "-o", str(out), "--format", "json").exit_code == 0
+    monitor = "kind: PodMonitor\nmetadata: {name: report}\nspec:\n  selector:\n" \
+              "    matchLabels:\n      podtemplate.io/task: report\n"
+    (out / "monitor.yaml").write_text(monitor, encoding="utf-8")
+    (out / "broken.yaml").write_text("podtemplate.io/task: [\n", encoding="utf-8")
+    (out / "list.yaml").write_text("kind: List\nitems: 3  # podtemplate.io/task\n",
+                                   encoding="utf-8")
+    cleaned = run("render", tasks, "-o", str(out), "--clean")
+    assert cleaned.exit_code == 0, cleaned.output
+    assert sorted(p.name for p in out.iterdir()) == ["broken.yaml", "list.yaml",
+                                                      "monitor.yaml", "report.yaml"]
+    assert (out / "monitor.yaml").read_text(encoding="utf-8") == monitor
+    assert "beside the rendered ones: broken.yaml, list.yaml, monitor.yaml" in cleaned.stderr
+
+
+def test_an_empty_output_folder_is_bad_input(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-o "$OUT"` with OUT unset wrote into the current folder (and --clean removed
+    earlier renders' files there)."""
+    tasks = write(tmp_path, "tasks.py", SHELL_TASK)
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    for extra in ([], ["--clean"]):
+        result = run("render", tasks, "-o", "", *extra)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.startswith("error: -o is empty") and "-o ." in result.stderr
+    assert list((tmp_path / "here").iterdir()) == []
+    assert run("render", tasks, "-o", ".").exit_code == 0
+    assert [p.name for p in (tmp_path / "here").iterdir()] == ["report.yaml"]
+
+
 # --- resource names in platform.yaml ----------------------------------------------------
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -255,6 +282,8 @@ def test_clean_without_an_output_folder_is_not_silently_ignored(tmp_path: Path) 
     ("defaultResources:\n  requests: {memroy: 1Gi}\n", "defaultResources.requests.memroy: "
      "'memroy' is not a resource name pods request; did you mean 'memory'?"),
     ("defaultResources:\n  limits: {gpu: '1'}\n", "defaultResources.limits.gpu: 'gpu'"),
+    ("defaultResources:\n  requests: {cpu: lots}\n", "defaultResources.requests.cpu: quantity "
+     "'lots' is not a Kubernetes quantity"),  # was: 'cpu: quantity ...', the key unnamed
     ("resourceTolerations:\n  nvidia.com/gpu: []\n  memory: []\n  ephemeral-storag: []\n",
      "resourceTolerations.ephemeral-storag: 'ephemeral-storag' is not a resource name pods "
      "request; did you mean 'ephemeral-storage'?"),
@@ -285,8 +314,8 @@ def test_the_resource_names_pods_request_are_accepted(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("text", "expected"), [
     ("taskTypes:\n  pytorch:\n    operatr: trainer\n", "taskTypes.pytorch.operatr: unknown "
      "key 'operatr'; did you mean 'operator'? (fix: write 'operator')"),
-    ("taskTypes:\n  pytorh: {}\n", "taskTypes.pytorh: no installed task type is named "
-     "'pytorh' (did you mean 'pytorch'?)"),
+    ("taskTypes:\n  pytorh: {}\n", "warning: taskTypes.pytorh: no installed task type is "
+     "named 'pytorh' (did you mean 'pytorch'?)"),
 ])
 def test_task_type_settings_say_which_key_a_typo_meant(tmp_path: Path, text: str,
                                                        expected: str) -> None:
@@ -320,6 +349,21 @@ def test_an_empty_input_among_others_fails_validate(tmp_path: Path) -> None:
     assert "1 document(s): 1 valid" in result.stderr
     alone = CliRunner().invoke(main, ["validate", str(good)])
     assert alone.exit_code == 0, alone.output
+
+
+def test_the_summary_counts_the_inputs_without_a_document(tmp_path: Path) -> None:
+    """A summary of "1 valid" above exit 1 would not say why: it counts the empty inputs,
+    and one given twice is named once."""
+    good = tmp_path / "good.yaml"
+    good.write_text("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n", encoding="utf-8")
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("---\n# nothing here\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(empty), str(good), str(empty)])
+    assert result.exit_code == 1, result.output
+    assert result.stderr.splitlines() == [
+        f"error: {empty}: no documents to validate (fix: give a file with manifests; in a "
+        "pipe, check that the command before it succeeded)",
+        "1 document(s): 1 valid, 0 invalid, 0 not checked, 1 input(s) without a document"]
 
 
 def test_ctrl_c_while_files_are_moved_in_leaves_the_folder_as_it_was(
@@ -365,3 +409,21 @@ def test_a_module_target_that_is_a_file_here_names_the_file(
     assert "module not found" in result.stderr
     assert str(Path("etl", "jobs_here.py")) in result.stderr and "PYTHONPATH" in result.stderr
     assert run("render", str(Path("etl", "jobs_here.py"))).exit_code == 0
+
+
+@pytest.mark.parametrize(("target", "fix"), [
+    (".jobs_here", "a dotted module name"),  # was: importing failed at <frozen importlib.util>
+    ("etl/jobs_here", str(Path("etl", "jobs_here.py"))),  # was: run with PYTHONPATH=.
+    ("etl..jobs_here", "a dotted module name"),
+])
+def test_a_target_that_is_no_module_name_says_so(tmp_path: Path, target: str, fix: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "etl").mkdir()
+    (tmp_path / "etl" / "jobs_here.py").write_text(SHELL_TASK, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = run("render", target)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: {target}: not a .py file, a folder or a module "
+                                    "name"), result.stderr
+    assert fix in result.stderr and "PYTHONPATH" not in result.stderr
+    assert len(result.stderr.splitlines()) == 1

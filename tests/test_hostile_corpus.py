@@ -9,7 +9,6 @@ import importlib.util
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,19 +81,6 @@ def _snapshot(root: Path) -> dict[str, str]:
     return entries
 
 
-@pytest.fixture
-def isolated_imports(tmp_path: Path) -> Iterator[None]:
-    """Task modules imported by an in-process case are forgotten after it (the plugins it
-    loaded stay: reloading them would cost more than the case)."""
-    modules, path = set(sys.modules), list(sys.path)
-    yield
-    for name in set(sys.modules) - modules:
-        origin = getattr(sys.modules[name], "__file__", None) or ""
-        if origin.startswith(str(tmp_path)):
-            del sys.modules[name]
-    sys.path[:] = path
-
-
 def _run_in_process(case: Any, root: Path, args: list[str],
                     monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
     for key, value in case.env.items():
@@ -157,7 +143,7 @@ def _check_output(case: Any, root: Path, before: dict[str, str], stdout: str,
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
 def test_hostile_case(case: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                      isolated_imports: None) -> None:
+                      forget_task_modules: None) -> None:
     root = tmp_path / "case"
     root.mkdir()
     _materialize(root, case.files)

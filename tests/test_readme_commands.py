@@ -66,14 +66,19 @@ def test_the_readme_has_the_commands_a_new_user_needs() -> None:
     assert "my-override.yaml" not in README
 
 
-@pytest.mark.parametrize("block", _shell_blocks(), ids=lambda b: b.split()[0] + "...")
-def test_each_readme_shell_block_runs(block: str) -> None:
+def _run_leaving_no_out(command: str) -> subprocess.CompletedProcess[str]:
+    """Run ``command``; an ``out/`` it creates in the repository is removed after."""
     created = not (ROOT / "out").exists()
     try:
-        done = _run(block)
+        return _run(command)
     finally:
         if created:
             shutil.rmtree(ROOT / "out", ignore_errors=True)
+
+
+@pytest.mark.parametrize("block", _shell_blocks(), ids=lambda b: b.split()[0] + "...")
+def test_each_readme_shell_block_runs(block: str) -> None:
+    done = _run_leaving_no_out(block)
     assert done.returncode == 0, f"{block}\n{done.stderr[-3000:]}"
     if "scripts/demo" in block:
         assert re.search(r"^rendered 19 manifests for 17 tasks", done.stderr, re.M), \
@@ -82,12 +87,7 @@ def test_each_readme_shell_block_runs(block: str) -> None:
 
 @pytest.mark.parametrize("command", _quick_start_commands())
 def test_each_command_the_quick_start_names_runs(command: str) -> None:
-    created = not (ROOT / "out").exists()
-    try:
-        done = _run(command)
-    finally:
-        if created:
-            shutil.rmtree(ROOT / "out", ignore_errors=True)
+    done = _run_leaving_no_out(command)
     assert done.returncode == 0, f"{command}\n{done.stderr[-3000:]}"
     if "scripts/demo" in command:
         summary = ("wrote 19 manifest(s) for 17 task(s) to out/" if "-o" in command.split()

@@ -42,6 +42,21 @@ def test_unknown_arguments_are_named_beside_flytekit_ones() -> None:
                       "'image'? (fix: write image=)")
 
 
+def test_the_accepted_arguments_may_be_the_function_that_takes_them() -> None:
+    """A task class passes itself: its keywords are read only when one is refused (the
+    plugins each spelled the signature walk out before)."""
+    def launch(name: str, command: list[str], **flytekit_only: object) -> None: ...
+
+    refuse_arguments({}, {}, call="launch", help_name="launch", accepted=launch)
+    with pytest.raises(DefinitionError, match="did you mean 'command'") as raised:
+        refuse_arguments({"comand": ["ls"]}, {}, call="launch", help_name="launch",
+                         accepted=launch)
+    assert raised.value.fix == "write command="
+    with pytest.raises(DefinitionError, match="see help"):  # **flytekit_only is no keyword
+        refuse_arguments({"flytekit_onl": 1}, {}, call="launch", help_name="launch",
+                         accepted=launch)
+
+
 def test_errors_located_after_the_fact_locate_every_line() -> None:
     group = DefinitionErrors([DefinitionError("a", field="x"), DefinitionError("b")])
     group.located(task="train")

@@ -60,8 +60,8 @@ def test_bad_settings_fail_when_the_render_starts(section: dict[str, object], fi
 def test_a_section_for_a_type_not_installed_is_a_warning() -> None:
     context = context_for({"toyy": {"flavour": "fancy"}})
     (warning,) = context.warnings
-    assert warning.field == "taskTypes"
-    assert "no installed task type is named 'toyy'" in warning.message
+    assert warning.field == "taskTypes.toyy"  # named once: 'taskTypes: taskTypes.toyy:' before
+    assert warning.message.startswith("no installed task type is named 'toyy'")
     assert "toy" in warning.message
 
 

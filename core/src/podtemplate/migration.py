@@ -125,10 +125,16 @@ _ENGINE_ONLY = {
 def refuse_arguments(given: Mapping[str, Any], replacements: Mapping[str, str], *,
                      call: str, help_name: str,
                      why: str = "is flytekit's, with no podtemplate equivalent",
-                     accepted: Iterable[str] = ()) -> None:
+                     accepted: Iterable[str] | Callable[..., Any] = ()) -> None:
     """Refuse every one of ``given`` (keyword arguments ``call`` does not take), together:
     a flytekit argument in ``replacements`` with what to write instead, any other as
-    unknown (with the one of ``accepted`` a typo meant), pointing to ``help(help_name)``."""
+    unknown (with the one of ``accepted`` a typo meant: names, or the function whose
+    keywords they are, read only when something is refused), pointing to
+    ``help(help_name)``."""
+    if not given:
+        return
+    if callable(accepted):
+        accepted = _keywords(accepted)
     errors = []
     for key in given:
         fix = replacements.get(key)

@@ -45,9 +45,10 @@ class DefaultResources(BaseModel):
     def _quantities(cls, value: Any, info: ValidationInfo) -> dict[str, str]:
         if not isinstance(value, dict):
             raise ValueError("must be a map of resource name to quantity")
+        where = f"defaultResources.{info.field_name}"
         for name in value:
-            _check_resource_name(str(name), f"defaultResources.{info.field_name}.{name}")
-        return {str(k): check_quantity(v, field=str(k)) for k, v in value.items()}
+            _check_resource_name(str(name), f"{where}.{name}")
+        return {str(k): check_quantity(v, field=f"{where}.{k}") for k, v in value.items()}
 
 
 class Platform(CompiledModel):

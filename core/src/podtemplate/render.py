@@ -76,8 +76,8 @@ def make_context(*, platform: Platform | str | Path | None = None,
                             provenance=provenance, check_crds=check_crds,
                             run_id=None if run_id is None else check_run_id(run_id),
                             settings=settings)
-    for warning in unknown:
-        context.warn(warning, field="taskTypes")
+    for field, warning in unknown:
+        context.warn(warning, field=field)
     return context
 
 

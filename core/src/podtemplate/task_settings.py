@@ -57,19 +57,19 @@ class TaskTypeSettings(Mapping[str, BaseModel]):
 
 def validate_task_type_settings(platform: Platform, lookup: Callable[[str], TaskType | None],
                                 installed: Collection[str]
-                                ) -> tuple[TaskTypeSettings, list[str]]:
+                                ) -> tuple[TaskTypeSettings, list[tuple[str, str]]]:
     """The task types' settings, every section of platform.yaml naming an installed type
     validated now (``lookup`` imports its plugin), and a warning per section naming no
-    installed task type."""
+    installed task type: ``(its field, the message)``."""
     settings = TaskTypeSettings(platform, lookup)
     for name in platform.task_types:
         if name in installed:
             settings.get(name)
     unknown = sorted(set(platform.task_types) - set(installed))
-    warnings = [f"taskTypes.{name}: no installed task type is named {name!r}"
-                + (f" (did you mean {meant!r}?)" if (meant := did_you_mean(name, installed))
-                   else "")
-                + f"; its settings are not used (installed: {', '.join(sorted(installed))})"
+    warnings = [(f"taskTypes.{name}", f"no installed task type is named {name!r}"
+                 + (f" (did you mean {meant!r}?)" if (meant := did_you_mean(name, installed))
+                    else "")
+                 + f"; its settings are not used (installed: {', '.join(sorted(installed))})")
                 for name in unknown]
     return settings, warnings
 

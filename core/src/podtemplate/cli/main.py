@@ -191,9 +191,12 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
     from .targets import collect_tasks
 
     check_override(override)
-    if clean and output == "-":
+    if (clean and output == "-") or not output.strip():
         from ..errors import OutputError
 
+        if not output.strip():  # Path("") is the current folder: never meant
+            raise OutputError("-o is empty", fix="give a folder for one file per task "
+                              "(-o . for this one), or '-' for stdout")
         raise OutputError("--clean removes earlier renders' files from an output folder; "
                           "this render writes to stdout", fix="give -o DIR with --clean, or "
                           "drop --clean")

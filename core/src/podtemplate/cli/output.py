@@ -13,13 +13,15 @@ import contextlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import OutputError
 
 __all__ = ["write_files", "write_file", "stale_files"]
 
-# Text every file ``render -o`` writes holds (the task label of its objects): a file in
-# the folder without it is the user's, never removed by --clean.
+# The label every object a render writes carries in its own metadata: a file with an
+# object without it (a PodMonitor selecting a task's pods by it) is the user's, never
+# removed by --clean.
 _RENDERED_MARK = "podtemplate.io/task"
 
 
@@ -103,11 +105,31 @@ def stale_files(folder: Path, names: Sequence[str]) -> tuple[list[Path], list[Pa
 
 
 def _holds_mark(path: Path) -> bool:
+    """Whether every object of the file (a ``List``'s items) carries the task label in
+    its own ``metadata.labels``, as every object a render writes does."""
+    import yaml
+
     try:
         with open(path, encoding="utf-8", errors="replace") as stream:
-            return _RENDERED_MARK in stream.read(1 << 20)
-    except OSError:
+            text = stream.read(1 << 20)
+        if _RENDERED_MARK not in text:  # most files of the user's, without parsing them
+            return False
+        documents = [d for d in yaml.load_all(text, Loader=getattr(yaml, "CSafeLoader",
+                                                                   yaml.SafeLoader))
+                     if d is not None]
+    except (OSError, yaml.YAMLError):
         return False
+    objects = [item for d in documents for item in (
+        _items(d) if isinstance(d, dict) and d.get("kind") == "List" else [d])]
+    return bool(objects) and all(
+        isinstance(o, dict) and isinstance(o.get("metadata"), dict)
+        and isinstance(o["metadata"].get("labels"), dict)
+        and _RENDERED_MARK in o["metadata"]["labels"] for o in objects)
+
+
+def _items(document: dict[str, Any]) -> list[Any]:
+    items = document.get("items")
+    return items if isinstance(items, list) and items else [None]  # None: not an object
 
 
 def write_files(folder: Path, files: Sequence[tuple[str, str]],

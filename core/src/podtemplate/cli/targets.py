@@ -103,6 +103,11 @@ def load_module(target: str) -> ModuleType:
         importlib.invalidate_caches()
     else:
         name = target
+        if not all(part.isidentifier() for part in name.split(".")):  # .jobs, etl/jobs
+            here = path.with_suffix(".py") if path.name and path.suffix == "" else None
+            raise TargetError("not a .py file, a folder or a module name", file=target, fix=(
+                f"give the file, {here}" if here is not None and here.is_file() else
+                "give a .py file path, a folder, or a dotted module name (package.module)"))
     try:
         spec = guarded_import(lambda: importlib.util.find_spec(name), target)
     except ModuleNotFoundError:

@@ -73,7 +73,7 @@ def _validate(files: tuple[str, ...], platform_file: str | None, server: bool = 
         if documents is None:
             unreadable = True
             continue
-        if not documents:
+        if not documents and name not in empty:
             empty.append(name)
         for number, document in enumerate(documents, start=1):
             count += 1
@@ -104,6 +104,8 @@ def _validate(files: tuple[str, ...], platform_file: str | None, server: bool = 
         total = sum(map(len, violations.values()))
         summary += (f", {len(against)} against the policy ({total} policy violation(s) in "
                     f"{len(violations)} document(s))")
+    if empty:
+        summary += f", {len(empty)} input(s) without a document"
     click.echo(summary, err=True)
     sys.exit(2 if unreadable else 1 if problems or violations or empty else 0)
 

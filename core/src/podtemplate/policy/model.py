@@ -16,6 +16,10 @@ __all__ = ["Policy", "PodSecurityLevel"]
 PodSecurityLevel = Literal["privileged", "baseline", "restricted"]
 
 
+# The entries of enforce's containers that reach the task's own container.
+_TASKS_CONTAINER = ("primary", "default")
+
+
 class Policy(BaseModel):
     """Guardrails judged on every role's final pod. Unknown keys are errors.
 
@@ -46,6 +50,19 @@ class Policy(BaseModel):
                              "enforce is merged over every role's pod, it cannot delete or "
                              "replace it", field="policy.enforce.$patch",
                              fix="drop `$patch` here and enforce single fields")
+        for key in ("containers", "initContainers"):  # above the operator's layer
+            for item in value.get(key) or ():
+                patch = item.get("$patch") if isinstance(item, dict) else None
+                name = item.get("name") if isinstance(item, dict) else None
+                deletes_task = key == "containers" and name in _TASKS_CONTAINER
+                if patch == "replace" or (patch == "delete" and deletes_task):
+                    what, at = (f"the container {name!r}", f"{key}[{name}]") if name else (
+                        f"the {key} list", key)
+                    raise MergeError(f"`$patch: {patch}` on {what} of the enforced pod spec: "
+                                     "it would drop the task's own container or what the task "
+                                     "and its operator set there (the command that runs the "
+                                     "task)", field=f"policy.enforce.{at}.$patch",
+                                     fix="drop `$patch` here and enforce single fields")
         validate_pod_spec(value, root="policy.enforce")
         return value
 

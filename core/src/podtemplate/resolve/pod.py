@@ -13,11 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import DefinitionError, PodTemplateError
+from ..errors import DefinitionError, PlatformConfigError, PodTemplateError
 from ..handover import independent
 from ..images import resolve_pod_images
 from ..manifest import SYSTEM_LABELS, add_system_metadata
-from ..merge.aliases import MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
+from ..merge.aliases import DEFAULT_CONTAINER, MAGIC_CONTAINER_NAMES, PRIMARY_CONTAINER
 from ..merge.engine import expand_container_aliases, merge_into
 from ..merge.rules import DELETE, PATCH
 from ..model.podspec import validate_pod_template_spec
@@ -27,6 +27,7 @@ from ..policy.enforce import enforce_layer, fold_enforce
 from ..stash import StashKey
 from ._fast import COMPOSED_SLOTS, FastFold, composed_valid, layer_proven
 from .flyte import accelerator_layer, resource_tolerations
+from .kinds import KINDS, TASK_SETTINGS
 from .layers import Layer, empty_pod, has_magic_names
 from .order import (
     LAYER_ORDER,
@@ -109,7 +110,9 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
                                                      primary))
     for layer in rest:
         fold(acc, layer)
-    _check_primary_kept(acc, primary, layers)
+    restored = _check_primary_kept(acc, primary, layers)
+    if restored is not None:
+        fold(acc, restored)
     reconcile_limits(acc, layers, primary, context=context, task=task.name,
                      role=role_spec.name, cow=fast.cow if fast else None)
     filled = flyte_resources(acc, primary, context, layers, task=task.name,
@@ -120,9 +123,17 @@ def _resolve(task: Task, role_spec: RoleSpec, context: RenderContext,
         if last is not None:
             fold(acc, last)
     if policy is not None:  # layer 8: the platform's policy, above everything
+        kept = _has_primary(acc, primary)
         fold_enforce(acc, policy, fold, primary=primary, names=names, init_names=init_names,
                      lower=[*layers, *filled, operator], context=context,
                      task=task.name, role=role_spec.name)
+        if kept and not _has_primary(acc, primary):
+            raise PlatformConfigError(
+                f"policy.enforce removes the primary container {primary!r} (the task's own)",
+                field="policy.enforce.containers", file=context.platform.source,
+                fix="enforce fields of the containers "
+                "(a `default` or `primary` entry without `$patch`); never delete them, "
+                "replace their list or set it to null")
     proven = fast is not None and all(
         layer_proven(each) for each in (*layers, *late, policy) if each is not None)
     return _finalize(acc, task, role_spec, primary, context, proven=proven)
@@ -185,18 +196,38 @@ def _container_names(layers: list[Layer], primary: str) -> tuple[list[str], list
     return names, init_names
 
 
-def _check_primary_kept(acc: dict[str, Any], primary: str, layers: list[Layer]) -> None:
-    """The layers may delete any container but the task's own."""
-    if any(c.get("name") == primary for c in acc["spec"].get("containers") or ()):
-        return
+def _has_primary(acc: dict[str, Any], primary: str) -> bool:
+    return any(c.get("name") == primary for c in acc["spec"].get("containers") or ())
+
+
+# A `$patch: replace` of the whole spec below the task's settings loses no value of the
+# task's: what a layer above gave its container would have named it again.
+_BELOW_SETTINGS = frozenset(KINDS[:KINDS.index(TASK_SETTINGS)])
+
+
+def _check_primary_kept(acc: dict[str, Any], primary: str, layers: list[Layer]
+                        ) -> Layer | None:
+    """The layers may delete any container but the task's own. A layer below the task's
+    settings that replaces the whole spec (`$patch: replace`) starts the pod from its
+    own: the task's container is then given back, named (the layer to fold, else None)."""
+    if _has_primary(acc, primary):
+        return None
     culprit = None
     for layer in reversed(layers):
         spec = layer.fragment.get("spec") or {}
-        if any(isinstance(c, Mapping) and c.get("name") == primary and c.get(PATCH) == DELETE
-               for c in spec.get("containers") or ()):
+        meant = {primary, DEFAULT_CONTAINER, layer.primary_alias} - {None}  # default: all
+        containers = spec.get("containers")
+        if "containers" in spec and (containers is None or isinstance(containers, Mapping)):
+            culprit = layer.label  # the list set to null, or `{$patch: delete}`
+            break
+        if any(isinstance(c, Mapping) and c.get("name") in meant and c.get(PATCH) == DELETE
+               for c in containers or ()):
             culprit = layer.label
             break
-        if spec.get(PATCH) == "replace":  # everything below it, the task's settings too
+        if spec.get(PATCH) == "replace":  # everything below it
+            if layer.kind in _BELOW_SETTINGS:
+                return Layer(TASK_SETTINGS.name, {"spec": empty_pod(primary)["spec"]},
+                             kind=TASK_SETTINGS, clean=True)
             raise DefinitionError(
                 f"{layer.label} replaces the whole pod spec (`$patch: replace`), so the "
                 f"primary container {primary!r} is gone", field=f"spec.containers[{primary}]",

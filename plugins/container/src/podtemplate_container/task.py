@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -50,12 +49,8 @@ def ContainerTask(
                           "ContainerTask(args=...)", field="args")
         env = take_alias(env, environment, "ContainerTask(environment=...)",
                          "ContainerTask(env=...)", field="env")
-        if flytekit_only:
-            refuse_arguments(flytekit_only, _DATA_ARGUMENTS, call="ContainerTask",
-                             help_name="ContainerTask", accepted=[
-                                 p.name for p in
-                                 inspect.signature(ContainerTask).parameters.values()
-                                 if p.kind is not p.VAR_KEYWORD])
+        refuse_arguments(flytekit_only, _DATA_ARGUMENTS, call="ContainerTask",
+                         help_name="ContainerTask", accepted=ContainerTask)
         if not isinstance(image, str) or not image.strip():
             raise DefinitionError("image is empty", field="image",
                                   fix="give the container image to run, e.g. busybox:1.36")

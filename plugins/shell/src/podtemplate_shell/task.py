@@ -64,11 +64,8 @@ def ShellTask(
     ``[shell, "/etc/podtemplate/shell/script.sh"]``. See the README for why.
     """
     with defining_task(name):
-        if flytekit_only:
-            refuse_arguments(flytekit_only, _FLYTEKIT_ONLY, call="ShellTask",
-                             help_name="ShellTask", accepted=[
-                                 p.name for p in inspect.signature(ShellTask).parameters.values()
-                                 if p.kind is not p.VAR_KEYWORD])
+        refuse_arguments(flytekit_only, _FLYTEKIT_ONLY, call="ShellTask",
+                         help_name="ShellTask", accepted=ShellTask)
         image = take_alias(image, container_image, "ShellTask(container_image=...)",
                            "ShellTask(image=...)", field="image")
         env = take_alias(env, environment, "ShellTask(environment=...)", "ShellTask(env=...)",

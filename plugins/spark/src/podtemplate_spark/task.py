@@ -3,7 +3,6 @@ image, with no Python function — the ContainerTask form of the ``spark`` task 
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -42,12 +41,8 @@ def SparkApplicationTask(
     render`` finds it there.
     """
     with defining_task(name):
-        if unknown:  # a mistyped keyword: say which argument it meant
-            refuse_arguments(unknown, {}, call="SparkApplicationTask",
-                             help_name="SparkApplicationTask", accepted=[
-                                 p.name for p in
-                                 inspect.signature(SparkApplicationTask).parameters.values()
-                                 if p.kind is not p.VAR_KEYWORD])
+        refuse_arguments(unknown, {}, call="SparkApplicationTask",  # a mistyped keyword
+                         help_name="SparkApplicationTask", accepted=SparkApplicationTask)
         if not isinstance(image, str) or not image.strip():
             raise DefinitionError("image is empty", field="image",
                                   fix="give a Spark image, e.g. apache/spark:3.5.5")
