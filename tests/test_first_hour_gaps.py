@@ -172,9 +172,11 @@ def test_ctrl_c_during_apply_says_what_the_cluster_already_has(
     assert "nothing was written" not in result.stderr
 
 
-def test_ctrl_c_while_the_cli_loads_exits_130_in_one_line() -> None:
+# podtemplate.guard: the first module the command imports (it pauses the collector)
+@pytest.mark.parametrize("interrupted", ["podtemplate.cli.main", "podtemplate.guard"])
+def test_ctrl_c_while_the_cli_loads_exits_130_in_one_line(interrupted: str) -> None:
     """The command's entry point catches a Ctrl-C that comes before the CLI is loaded
-    (here, made to come exactly then: the import of the CLI is interrupted)."""
+    (here, made to come exactly then: the import of a module of the CLI is interrupted)."""
     from importlib.metadata import entry_points
 
     (script,) = entry_points(group="console_scripts", name="podtemplate")
@@ -184,7 +186,7 @@ def test_ctrl_c_while_the_cli_loads_exits_130_in_one_line() -> None:
 
         class Interrupt:
             def find_spec(self, name, path=None, target=None):
-                if name == "podtemplate.cli.main":
+                if name == INTERRUPTED:
                     raise KeyboardInterrupt
                 return None
 
@@ -193,8 +195,8 @@ def test_ctrl_c_while_the_cli_loads_exits_130_in_one_line() -> None:
         from podtemplate import _command
         _command()
         """)
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run([sys.executable, "-c", probe.replace("INTERRUPTED", repr(interrupted))],
+                          capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 130, done.stderr
     assert done.stderr.strip() == "interrupted: nothing was written", done.stderr
 

@@ -5,6 +5,7 @@ Each name below was loaded by a one-task render once, and cost it time."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -70,3 +71,31 @@ def test_what_a_render_needs_is_loaded_when_it_needs_it(tmp_path: Path) -> None:
                      str(tmp_path / "platform.yaml"), "-o", str(tmp_path / "out"))
     assert {"podtemplate.policy.engine", "podtemplate.policy.checks",
             "podtemplate.model.oldclient", "tempfile", "kubernetes"} <= loaded
+
+
+def test_a_policy_plugin_installed_by_entry_point_judges_a_render_with_no_policy(
+        tmp_path: Path) -> None:
+    """The gate that skips the policy engine when the platform sets no policy still lets
+    through a policy plugin that the entry points (read without importlib.metadata) name."""
+    site = tmp_path / "site"
+    info = site / "made_up_policy-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Name: made-up-policy\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[podtemplate]\nmade-up-policy = made_up_policy\n",
+                                           encoding="utf-8")
+    (site / "made_up_policy.py").write_text(
+        "from podtemplate.hookspecs import hookimpl\n"
+        "from podtemplate.policy import Violation\n\n\n"
+        "@hookimpl\n"
+        "def podtemplate_check_policy(subject, context):\n"
+        "    return [Violation('spec.containers[primary].image', 'madeUp', 'x', 'no')]\n",
+        encoding="utf-8")
+    (tmp_path / "one.py").write_text(ONE_TASK, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", _COMMAND, "render", "one.py"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120, check=False,
+                          env={**os.environ, "PYTHONPATH": str(site)})
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert "madeUp" in done.stderr and "kind: Pod" not in done.stdout
+    loaded = set(json.loads(done.stderr.rpartition("\nMODULES ")[2]))
+    assert {"made_up_policy", "podtemplate.policy.engine"} <= loaded
+    assert "importlib.metadata" not in loaded

@@ -84,3 +84,68 @@ def test_loading_names_the_attribute_or_the_module(tmp_path: Path,
     assert point.load().__qualname__ == "Outer.Inner"
     module = entrypoints.InstalledEntryPoint("x", "made_up_plugin", "g", None).load()
     assert module.__name__ == "made_up_plugin"
+
+
+@pytest.mark.parametrize("text", [
+    "[ podtemplate ]\nspaced = spaced:Spaced\n",  # the standard library keeps the spaces
+    "[[podtemplate]]\nbracketed = bracketed:Bracketed\n",  # and strips every bracket
+    "[podtemplate]\r\ncrlf = crlf:Crlf\r\n\tuntidy\t=\tuntidy.plugin:Untidy  [extra] \n",
+])
+def test_section_headers_and_whitespace_read_as_the_standard_library_reads_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    _dist(tmp_path, "pt-odd", "1.0", text)
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    assert _ours("podtemplate") == _standard("podtemplate")
+
+
+def test_a_module_entry_point_with_extras_names_the_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "extra_module_plugin.py").write_text("LOADED = True\n", encoding="utf-8")
+    _dist(tmp_path, "pt-extras", "1.0", "[podtemplate]\nextras = extra_module_plugin [fast]\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    (standard,) = metadata.entry_points(group="podtemplate")
+    (ours,) = entry_points("podtemplate")
+    assert (ours.module, ours.attr) == (standard.module, standard.attr) == (
+        "extra_module_plugin", None)
+    assert ours.load().LOADED
+
+
+def test_a_path_object_on_sys_path_reads_as_the_standard_library_reads_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``sys.path.append(Path(...))`` is common in a task module; the standard library
+    takes it."""
+    _dist(tmp_path, "pt-pathlike", "1.0", "[podtemplate]\npathlike = pathlike:Pathlike\n")
+    monkeypatch.setattr(sys, "path", [tmp_path])
+    assert _ours("podtemplate") == _standard("podtemplate") == [("pathlike", "pathlike:Pathlike")]
+
+
+def test_a_metadata_folder_of_upper_case_suffix_is_named_by_its_metadata(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The standard library takes the distribution's name from the folder's name only
+    where its suffix is in lower case; else from its metadata (here shadowing pt-real)."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    upper = first / "Pt_Other-1.0.DIST-INFO"
+    upper.mkdir(parents=True)
+    (upper / "METADATA").write_text("Name: pt-real\nVersion: 1.0\n", encoding="utf-8")
+    (upper / "entry_points.txt").write_text("[podtemplate]\nupper = upper:Upper\n",
+                                            encoding="utf-8")
+    _dist(second, "pt-real", "2.0", "[podtemplate]\nreal = real:Real\n")
+    _dist(second, "pt-other", "3.0", "[podtemplate]\nother = other:Other\n")
+    monkeypatch.setattr(sys, "path", [str(first), str(second)])
+    assert _ours("podtemplate") == _standard("podtemplate") == [
+        ("upper", "upper:Upper"), ("other", "other:Other")]
+
+
+def test_an_empty_metadata_file_is_passed_over_for_pkg_info(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    info = tmp_path / "pt_empty-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("", encoding="utf-8")
+    (info / "PKG-INFO").write_text("Name: pt-empty\nVersion: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[podtemplate]\nempty = empty:Empty\n",
+                                           encoding="utf-8")
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    (standard,) = metadata.entry_points(group="podtemplate")
+    (ours,) = entry_points("podtemplate")
+    assert ours.distribution == (standard.dist.metadata["Name"], standard.dist.version) == (
+        "pt-empty", "1.0")

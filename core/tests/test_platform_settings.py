@@ -47,6 +47,7 @@ def test_every_field_is_documented_for_plugin_authors() -> None:
 def test_no_platform_file_gives_the_platform_of_all_defaults_unvalidated() -> None:
     """The platform of no platform.yaml is made without building a validator (start-up);
     it equals the validated ``Platform()``, field for field and type for type."""
+    from podtemplate.errors import brief
     from podtemplate.platform import Platform, default_platform, load_platform
 
     made, validated = load_platform(None), Platform()
@@ -54,5 +55,9 @@ def test_no_platform_file_gives_the_platform_of_all_defaults_unvalidated() -> No
     assert made.model_dump() == validated.model_dump()
     for name in Platform.model_fields:
         assert type(getattr(made, name)) is type(getattr(validated, name)), name
+    # no field counts as given: what a plugin dumps with exclude_unset, or brief() shows
+    assert made.model_fields_set == validated.model_fields_set == set()
+    assert made.model_dump(exclude_unset=True) == validated.model_dump(exclude_unset=True)
+    assert brief(made) == brief(validated)
     assert made.source is None and made is not default_platform()
     assert load_platform(None, namespace="team-a").namespace == "team-a"

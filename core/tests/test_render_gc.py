@@ -98,3 +98,29 @@ def test_the_cli_freezes_what_the_task_modules_made(tmp_path: Path) -> None:
         assert gc.is_tracked(found) and not any(obj is found for obj in gc.get_objects())
     finally:
         gc.unfreeze()
+
+
+
+@pytest.mark.parametrize(("argv", "code"), [(["--help"], 0), (["render", "one.py"], 2)])
+def test_the_command_pauses_the_collector_and_restores_it_on_exit(
+        collector: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        argv: list[str], code: int) -> None:
+    """The console script's function pauses the collector from its first line; it ends by
+    SystemExit, success or error, and the collector runs again after it."""
+    from podtemplate import _command
+    from podtemplate.cli import targets
+    from podtemplate.errors import TargetError
+
+    seen: list[bool] = []
+
+    def refuse(found: list[str]) -> list[Task]:
+        seen.append(gc.isenabled())
+        raise TargetError("no such target", fix="name one")
+
+    monkeypatch.setattr(targets, "collect_tasks", refuse)
+    monkeypatch.setattr("sys.argv", ["podtemplate", *argv])
+    with pytest.raises(SystemExit) as ended:
+        _command()
+    assert ended.value.code == code
+    assert seen == ([False] if code else [])
+    assert gc.isenabled()

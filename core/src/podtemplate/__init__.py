@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib as _importlib
 import sys as _sys
 import types as _types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
     from .context import RenderContext, RenderWarning
@@ -152,15 +152,21 @@ def _command() -> None:
     """The ``podtemplate`` command (its console script). This package loads only the
     standard library, so a Ctrl-C while the CLI loads ends as one during a command does:
     one line, exit 130, no traceback."""
-    from .guard import collector_paused
-
+    try:
+        from .guard import collector_paused
+    except KeyboardInterrupt:
+        _interrupted_while_loading()
     with collector_paused():  # one short process: its imports and render make few cycles
         try:
             from .cli import main
         except KeyboardInterrupt:
-            _sys.stderr.write("\ninterrupted: nothing was written\n")
-            raise SystemExit(130) from None
+            _interrupted_while_loading()
         main()
+
+
+def _interrupted_while_loading() -> NoReturn:
+    _sys.stderr.write("\ninterrupted: nothing was written\n")
+    raise SystemExit(130) from None
 
 
 __all__ = [

@@ -229,8 +229,8 @@ def default_platform() -> Platform:
     """The platform of no platform.yaml: every field its default, which are valid as
     written, so no validator is built for it (a one-task render builds none at all;
     ``Platform()`` gives an equal object, the tests compare the two)."""
-    return Platform.model_construct(default_resources=DefaultResources.model_construct(),
-                                    policy=Policy.model_construct())
+    return Platform.model_construct(set(), default_resources=DefaultResources.model_construct(),
+                                    policy=Policy.model_construct())  # no field given
 
 
 def _config_error(error: ValidationError | PodTemplateError, source: str | None

@@ -5,9 +5,10 @@ plugin list does not need) costs a one-task render about a tenth of its CPU time
 
 The answer is the standard library's: the same entry points in the same order, the first
 distribution of a name on ``sys.path`` shadowing later ones (``core/tests/test_entrypoints.py``
-compares the two). Where ``sys.path`` holds an archive, or a finder on ``sys.meta_path``
-other than the standard one lists distributions of its own, the standard library is asked
-instead: only it knows those.
+compares the two). Where ``sys.path`` holds an archive or an entry that is not a string,
+or a finder on ``sys.meta_path`` other than the standard one lists distributions of its
+own, the standard library is asked instead: only it knows those. A line of
+``entry_points.txt`` with no ``=``, on which the standard library raises, is passed over.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ class InstalledEntryPoint(NamedTuple):
 
     @property
     def module(self) -> str:
-        return self.value.partition(":")[0].strip()
+        """The module before ``:`` (extras ``[...]`` left out)."""
+        return self.value.partition(":")[0].partition("[")[0].strip()
 
     @property
     def attr(self) -> str | None:
@@ -71,7 +73,7 @@ def entry_points(group: str) -> list[InstalledEntryPoint]:
     found: list[InstalledEntryPoint] = []
     seen: set[str] = set()
     for folder in _metadata_folders():
-        name = _normalized(os.path.basename(folder).rpartition(".")[0].partition("-")[0])
+        name = _normalized(_distribution_name(folder))
         if name in seen:
             continue
         seen.add(name)
@@ -81,13 +83,13 @@ def entry_points(group: str) -> list[InstalledEntryPoint]:
 
 def _plain_path() -> bool:
     """Whether every distribution lies in a metadata folder on ``sys.path`` (none in an
-    archive or an egg, none listed by a finder of another kind)."""
+    archive or an egg, none listed by a finder of another kind, no entry but a string)."""
     for finder in sys.meta_path:
         if hasattr(finder, "find_distributions") and getattr(
                 finder, "__module__", "") != "_frozen_importlib_external":
             return False
-    return not any(os.path.isfile(path) or path.lower().endswith(".egg")
-                   for path in sys.path if path)
+    return all(isinstance(path, str) for path in sys.path) and not any(
+        os.path.isfile(path) or path.lower().endswith(".egg") for path in sys.path if path)
 
 
 def _metadata_folders() -> Iterator[str]:
@@ -107,6 +109,14 @@ def _normalized(name: str) -> str:
     return _SEPARATORS.sub("_", name).lower()
 
 
+def _distribution_name(folder: str) -> str:
+    """The distribution's name as the standard library tells two apart: from the folder's
+    name (``Name-1.0.dist-info``), but from its metadata where the suffix is not in lower
+    case."""
+    stem, suffix = os.path.splitext(os.path.basename(folder))
+    return stem.partition("-")[0] if suffix in _METADATA_SUFFIXES else _headers(folder)[0]
+
+
 def _read(folder: str, group: str) -> Iterator[InstalledEntryPoint]:
     """The entry points of ``group`` in ``folder``'s ``entry_points.txt`` (an INI file:
     ``[group]`` headers, ``name = value`` lines, ``#`` comments)."""
@@ -121,7 +131,7 @@ def _read(folder: str, group: str) -> Iterator[InstalledEntryPoint]:
         if not line or line.startswith("#"):
             continue
         if line.startswith("[") and line.endswith("]"):
-            section = line[1:-1].strip()
+            section = line.strip("[]")  # as the standard library: "[ a ]" is " a "
         elif section == group and "=" in line:
             name, _, value = line.partition("=")
             yield InstalledEntryPoint(name.strip(), value.strip(), group, folder)
@@ -129,20 +139,24 @@ def _read(folder: str, group: str) -> Iterator[InstalledEntryPoint]:
 
 def _headers(folder: str) -> tuple[str, str]:
     """``Name`` and ``Version`` from a metadata folder's ``METADATA`` (``PKG-INFO`` in an
-    egg-info folder)."""
+    egg-info folder, or where ``METADATA`` is empty)."""
     values = {"name": "", "version": ""}
     for file_name in ("METADATA", "PKG-INFO"):
         try:
             with open(os.path.join(folder, file_name), encoding="utf-8") as file:
-                for line in file:
-                    if not line.strip():
-                        break
-                    key, _, value = line.partition(":")
-                    if key.lower() in values and not values[key.lower()]:
-                        values[key.lower()] = value.strip()
+                text = file.read()
         except OSError:
             continue
-        break
+        if text:
+            break
+    else:
+        return "", ""
+    for line in text.splitlines():
+        if not line.strip():
+            break
+        key, _, value = line.partition(":")
+        if key.lower() in values and not values[key.lower()]:
+            values[key.lower()] = value.strip()
     return values["name"], values["version"]
 
 
