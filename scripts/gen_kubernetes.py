@@ -17,8 +17,10 @@ From the API server's OpenAPI document for ``/api/v1`` (``components.schemas``; 
 - ``pod.source.json``: upstream repository, path, ref, commit, git blob id and sha256 of
   the upstream file, Kubernetes version, licence;
 
-and regenerates ``core/src/podtemplate/merge/_list_rules.py`` from that ``pod.json`` with
-``scripts/gen_list_rules.py``. Provenance options default to what ``pod.source.json``
+and regenerates ``core/src/podtemplate/merge/_list_rules.py`` and
+``core/src/podtemplate/model/_pod_table.py`` from that ``pod.json`` with
+``scripts/gen_list_rules.py`` and ``scripts/gen_pod_table.py``.
+Provenance options default to what ``pod.source.json``
 records. ``--check`` writes nothing and exits 1 when a shipped file is stale.
 """
 
@@ -40,6 +42,7 @@ from _shipped import dumps, pinned, write_or_check
 ROOT = Path(__file__).resolve().parents[1]
 OUT_DIR = ROOT / "core" / "src" / "podtemplate" / "schemas" / "kubernetes"
 LIST_RULES = ROOT / "core" / "src" / "podtemplate" / "merge" / "_list_rules.py"
+POD_TABLE = ROOT / "core" / "src" / "podtemplate" / "model" / "_pod_table.py"
 POD_JSON = "core/src/podtemplate/schemas/kubernetes/pod.json"  # as the list rules name it
 ROOT_SCHEMA = "io.k8s.api.core.v1.PodTemplateSpec"
 PROVENANCE_KEYS = ("version", "repository", "path", "ref", "commit", "license", "note")
@@ -154,28 +157,30 @@ def provenance(raw: bytes, name: str, given: Mapping[str, str | None],
     }
 
 
-def _list_rules_generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_list_rules",
-                                                  Path(__file__).parent / "gen_list_rules.py")
+def _generator(name: str) -> ModuleType:
+    """One of the generator scripts beside this one, as a module."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).parent / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("gen_list_rules", module)
+    sys.modules.setdefault(name, module)
     spec.loader.exec_module(module)
     return module
 
 
 def outputs(upstream: Path, given: Mapping[str, str | None], out_dir: Path = OUT_DIR,
-            list_rules: Path = LIST_RULES) -> dict[Path, str]:
+            list_rules: Path = LIST_RULES, pod_table: Path = POD_TABLE) -> dict[Path, str]:
     """File path -> text of everything this upstream document gives."""
     raw = upstream.read_bytes()
     source_file = out_dir / "pod.source.json"
     recorded = json.loads(source_file.read_text(encoding="utf-8")) if source_file.is_file() else {}
     source = provenance(raw, upstream.name, given, recorded)
     pod = dumps(pod_document(json.loads(raw), source["kubernetes_version"]))
-    # The list rules are made from the shipped file, so a fresh clone can prove them.
-    generator = _list_rules_generator()
+    # The list rules and the pod table are made from the shipped file, so a fresh clone
+    # can prove them.
+    shipped = pod.encode("utf-8")
     return {out_dir / "pod.json": pod, source_file: dumps(source),
-            list_rules: generator.render_text(pod.encode("utf-8"), POD_JSON)}
+            list_rules: _generator("gen_list_rules").render_text(shipped, POD_JSON),
+            pod_table: _generator("gen_pod_table").render_text(shipped, POD_JSON)}
 
 
 def main(argv: list[str] | None = None) -> int:

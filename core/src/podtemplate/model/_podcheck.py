@@ -1,6 +1,7 @@
-"""Which fields a pod has, and their types: one table, built once from the pod schema the
+"""Which fields a pod has, and their types: one table, made from the pod schema the
 package ships (``schemas/kubernetes/pod.json``, Kubernetes 1.35.4), the one authority on
-field names. The installed ``kubernetes`` client's models are never asked: a client
+field names. ``scripts/gen_pod_table.py`` writes it as ``_pod_table.py`` when the schema is
+regenerated, so a render imports it rather than building it. The installed ``kubernetes`` client's models are never asked: a client
 release has fields that this Kubernetes release lacks, and lacks fields it has.
 
 The table serves two walks:
@@ -26,9 +27,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..merge.rules import MERGE, PATCH, REPLACE
-from ..schemas.source import shipped_pod_schema
 
-__all__ = ["proves_pod_template_spec", "pod_template_spec_table", "Node", "ROOT"]
+__all__ = ["proves_pod_template_spec", "pod_template_spec_table",
+           "build_pod_template_spec_table", "Node", "ROOT"]
 
 # A node of the table: ("leaf", accepted exact types) | ("any",) | ("list", node) |
 # ("map", node) | ("model", {canonical name: node}, required names,
@@ -100,10 +101,20 @@ class _Builder:
         return node
 
 
+def build_pod_template_spec_table(schemas: Mapping[str, Any]) -> Node:
+    """The table of a PodTemplateSpec, built from the named component ``schemas``."""
+    return _Builder(schemas).named(ROOT)
+
+
 @functools.cache
 def pod_template_spec_table() -> Node:
-    """The table of a PodTemplateSpec, built once from the shipped pod schema."""
-    return _Builder(shipped_pod_schema()["components"]["schemas"]).named(ROOT)
+    """The table of a PodTemplateSpec from the shipped pod schema, as generated from it
+    (``model/_pod_table.py``, by ``scripts/gen_pod_table.py``): imported, not built, so a
+    render needs neither ``pod.json`` nor the build (core/tests/test_pod_table.py proves
+    the two equal)."""
+    from ._pod_table import TABLE
+
+    return TABLE
 
 
 def _walk(value: Any, node: Node) -> bool:
