@@ -1,8 +1,9 @@
 """Which fields a pod has, and their types: one table, made from the pod schema the
 package ships (``schemas/kubernetes/pod.json``, Kubernetes 1.35.4), the one authority on
 field names. ``scripts/gen_pod_table.py`` writes it as ``_pod_table.py`` when the schema is
-regenerated, so a render imports it rather than building it. The installed ``kubernetes`` client's models are never asked: a client
-release has fields that this Kubernetes release lacks, and lacks fields it has.
+regenerated, so a render imports it rather than building it. The installed
+``kubernetes`` client's models are never asked: a client release has fields that this
+Kubernetes release lacks, and lacks fields it has.
 
 The table serves two walks:
 
