@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib as _importlib
 import sys as _sys
 import types as _types
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
@@ -113,21 +114,35 @@ _FLYTEKIT_ONLY = frozenset({"ImageSpec", "Secret", "TaskMetadata", "current_cont
                             "dynamic", "kwtypes", "map_task", "workflow"})
 
 
+def _on_first_use(package: str, where: Mapping[str, str]) -> Callable[[str], Any]:
+    """A package's ``__getattr__`` (PEP 562): each name of ``where`` is imported from the
+    submodule ``where`` gives for it when first asked, then kept on the package. This
+    package and its subpackages that load their members lazily share it."""
+    namespace = vars(_sys.modules[package])
+
+    def __getattr__(name: str) -> Any:
+        if name not in where:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = namespace[name] = getattr(_importlib.import_module(where[name], package), name)
+        return value
+
+    return __getattr__
+
+
+_exported = _on_first_use(__name__, _EXPORTS)
+
+
 def __getattr__(name: str) -> Any:
     if name == "__version__":
         from importlib import metadata
 
-        value: Any = metadata.version("podtemplate")
-    elif name in _EXPORTS:
-        value = getattr(_importlib.import_module(_EXPORTS[name], __name__), name)
-    elif name in _FLYTEKIT_ONLY:  # `from podtemplate import Secret`: the hint, not a bare error
+        value = globals()[name] = metadata.version("podtemplate")
+        return value
+    if name in _FLYTEKIT_ONLY:  # `from podtemplate import Secret`: the hint, not a bare error
         from .migration import CORE_NAMES, flytekit_names
 
         return flytekit_names(__name__, CORE_NAMES)(name)
-    else:
-        raise AttributeError(f"module 'podtemplate' has no attribute {name!r}")
-    globals()[name] = value
-    return value
+    return _exported(name)
 
 
 def __dir__() -> list[str]:

@@ -7,8 +7,9 @@ cluster loads the built-in cluster store's plugin module only."""
 
 from __future__ import annotations
 
-import importlib as _importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .. import _on_first_use
 
 # Imported now: the submodule ``connect`` would otherwise shadow the function of its name.
 from .connect import Answer, connect, context_namespace, kubeconfig_path, request, status_error
@@ -16,15 +17,11 @@ from .connect import Answer, connect, context_namespace, kubeconfig_path, reques
 if TYPE_CHECKING:
     from .dryrun import FIELD_MANAGER, Cause, Verdict, dry_run, resource_path
 
-_LATER = ("FIELD_MANAGER", "Cause", "Verdict", "dry_run", "resource_path")
+_LATER = dict.fromkeys(("FIELD_MANAGER", "Cause", "Verdict", "dry_run", "resource_path"),
+                       ".dryrun")
 
 __all__ = ["FIELD_MANAGER", "Answer", "Cause", "Verdict", "connect", "context_namespace", "dry_run",
            "kubeconfig_path", "request", "resource_path", "status_error"]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _LATER:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(".dryrun", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = _on_first_use(__name__, _LATER)

@@ -11,8 +11,9 @@ policy, and that no policy plugin checks, loads the policy model and nothing els
 
 from __future__ import annotations
 
-import importlib as _importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .. import _on_first_use
 
 if TYPE_CHECKING:
     from .engine import check_policy, raise_violations
@@ -47,9 +48,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(_WHERE[name], __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = _on_first_use(__name__, _WHERE)

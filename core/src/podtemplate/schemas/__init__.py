@@ -6,8 +6,9 @@ Each name is imported on first use (PEP 562): a render of pods alone reads the p
 
 from __future__ import annotations
 
-import importlib as _importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .. import _on_first_use
 
 if TYPE_CHECKING:
     from .crd import Crd, CrdProblem, load_crd, render_path, shipped_crd, validate_custom_resource
@@ -32,9 +33,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(_EXPORTS[name], __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = _on_first_use(__name__, _EXPORTS)
