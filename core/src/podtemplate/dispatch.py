@@ -210,6 +210,8 @@ def task_types(manager: pluggy.PluginManager) -> Mapping[str, TaskType]:
 
 def plugin_infos(manager: pluggy.PluginManager) -> list[PluginInfo]:
     """What is installed: each plugin's distribution, version and task types."""
+    from . import __version__  # the package's own, read from its metadata when first asked
+
     manager = ours(manager)
     manager.load_all()
     infos = []
@@ -217,19 +219,12 @@ def plugin_infos(manager: pluggy.PluginManager) -> list[PluginInfo]:
         point = manager.entry_points.get(name)
         declared = tuple(manager.task_types[type_name]
                          for type_name, owner in manager.owners.items() if owner is plugin)
-        infos.append(PluginInfo(
-            name=name,
-            distribution=point.distribution[0] if point else "podtemplate (built in)",
-            version=point.distribution[1] if point else _own_version(),
-            task_types=declared,
-        ))
+        distribution, version = (point.distribution if point  # its metadata, read once
+                                 else ("podtemplate (built in)", str(__version__)))
+        infos.append(PluginInfo(name=name, distribution=distribution, version=version,
+                                task_types=declared))
     return infos
 
-
-def _own_version() -> str:
-    from importlib import metadata
-
-    return metadata.version("podtemplate")
 
 
 def require_task_type(manager: pluggy.PluginManager, task: Task) -> TaskType:

@@ -56,9 +56,9 @@ class _Commands(click.Group):
 
 def _version(ctx: click.Context, _: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
-        from importlib import metadata
+        from .. import __version__
 
-        click.echo(f"podtemplate, version {metadata.version('podtemplate')}")
+        click.echo(f"podtemplate, version {__version__}")
         ctx.exit()
 
 
@@ -84,8 +84,11 @@ class _Spooled:
 
     def __init__(self) -> None:
         self._size = 0
-        self._spilled = False
         self._file: IO[str] = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="")
+
+    @property
+    def _spilled(self) -> bool:
+        return self._size > self._LIMIT
 
     def __enter__(self) -> _Spooled:
         return self
@@ -94,14 +97,14 @@ class _Spooled:
         self.close()
 
     def write(self, text: str) -> int:
+        held = self._spilled
         self._size += len(text)
-        if not self._spilled and self._size > self._LIMIT:
+        if self._spilled and not held:  # this text crosses the limit: to a temporary file
             import tempfile
 
             memory = self._file
             self._file = tempfile.TemporaryFile(mode="w+", encoding="utf-8", newline="")  # noqa: SIM115 - closed by close()
             self._file.buffer.write(memory.detach().getvalue())  # type: ignore[attr-defined]
-            self._spilled = True
         return self._file.write(text)
 
     def copy_to(self, stream: IO[str]) -> None:
@@ -185,18 +188,17 @@ def render(targets: tuple[str, ...], platform_file: str | None, templates: str |
     Output is deterministic and ready for `kubectl apply -f`. Nothing is written when
     any task fails.
     """
+    from ..errors import OutputError
     from ..inputs import parse_input_pairs
     from ..render import iter_render, make_context
     from .output import stale_files, write_files
     from .targets import collect_tasks
 
     check_override(override)
-    if (clean and output == "-") or not output.strip():
-        from ..errors import OutputError
-
-        if not output.strip():  # Path("") is the current folder: never meant
-            raise OutputError("-o is empty", fix="give a folder for one file per task "
-                              "(-o . for this one), or '-' for stdout")
+    if not output.strip():  # Path("") is the current folder: never meant
+        raise OutputError("-o is empty", fix="give a folder for one file per task "
+                          "(-o . for this one), or '-' for stdout")
+    if clean and output == "-":
         raise OutputError("--clean removes earlier renders' files from an output folder; "
                           "this render writes to stdout", fix="give -o DIR with --clean, or "
                           "drop --clean")
